@@ -1,0 +1,1 @@
+/* conf module bindings (owned by the conf module). */

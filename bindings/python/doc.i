@@ -1,0 +1,1 @@
+/* doc module bindings (owned by the doc module). */

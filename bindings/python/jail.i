@@ -1,0 +1,1 @@
+/* jail module bindings (owned by the jail module). */

@@ -1,0 +1,1 @@
+/* kube module bindings (owned by the kube module). */

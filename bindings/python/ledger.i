@@ -1,0 +1,1 @@
+/* ledger module bindings (owned by the ledger module). */

@@ -1,0 +1,1 @@
+/* model module bindings (owned by the model module). */

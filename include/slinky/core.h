@@ -1,0 +1,61 @@
+/*
+ * libslinky core: global initialisation and logging.
+ *
+ * slinky_global_init() must be called before any other libslinky call that
+ * touches the network or git (kube, ledger); it is reference counted and
+ * wraps curl_global_init() and git_libgit2_init(). Each successful init is
+ * paired with one slinky_global_shutdown(). Both are thread safe.
+ *
+ * Library code never prints and never exits. Diagnostics go to a log
+ * callback the application registers; with none registered they are dropped.
+ */
+#ifndef SLINKY_CORE_H
+#define SLINKY_CORE_H
+
+#include "common.h"
+
+SLINKY_BEGIN_DECLS
+
+/**
+ * Initialise the library's dependencies (reference counted).
+ * Returns 0, or SLINKY_ERROR when libcurl or libgit2 fail to initialise.
+ */
+SLINKY_API slinky_status slinky_global_init(void);
+
+/**
+ * Drop one reference taken by slinky_global_init(). The last one releases
+ * libcurl and libgit2 global state. Returns the remaining count (>= 0), or
+ * SLINKY_EINVALID when called more often than slinky_global_init().
+ */
+SLINKY_API slinky_status slinky_global_shutdown(void);
+
+/** Log levels, most severe first. */
+typedef enum slinky_log_level {
+    SLINKY_LOG_ERROR = 0,
+    SLINKY_LOG_WARNING = 1,
+    SLINKY_LOG_INFO = 2,
+    SLINKY_LOG_DEBUG = 3,
+    SLINKY_LOG_TRACE = 4
+} slinky_log_level;
+
+/**
+ * Log callback. `module` is a static name ("kube", "ledger", ...), `message`
+ * is valid only during the call. May be called from any thread that uses
+ * the library, concurrently: the callback must be thread safe.
+ */
+typedef void (*slinky_log_cb)(slinky_log_level level, const char *module, const char *message,
+                              void *payload);
+
+/**
+ * Register (or with cb NULL, remove) the process-wide log callback and the
+ * most verbose level it receives. Safe to call at any time from any thread.
+ */
+SLINKY_API void slinky_log_set_callback(slinky_log_cb cb, slinky_log_level max_level,
+                                        void *payload);
+
+/** Static name of a log level ("error", "warning", ...). */
+SLINKY_API const char *slinky_log_level_name(slinky_log_level level);
+
+SLINKY_END_DECLS
+
+#endif
