@@ -22,3 +22,11 @@ def _error_message(self):
 Error.message = property(_error_message)
 
 _nat.slinky_global_init()
+
+# Pythonic layers, one file per module (each defines __all__).
+from .doc import *  # noqa: E402,F401,F403
+from .kube import *  # noqa: E402,F401,F403
+from .model import *  # noqa: E402,F401,F403
+from .conf import *  # noqa: E402,F401,F403
+from .ledger import *  # noqa: E402,F401,F403
+from .jail import *  # noqa: E402,F401,F403

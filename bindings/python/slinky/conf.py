@@ -1,0 +1,2 @@
+"""slinky.conf: Pythonic layer over the conf module (owned by that module)."""
+__all__ = []

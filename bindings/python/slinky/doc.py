@@ -1,0 +1,2 @@
+"""slinky.doc: Pythonic layer over the doc module (owned by that module)."""
+__all__ = []

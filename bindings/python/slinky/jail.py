@@ -1,0 +1,2 @@
+"""slinky.jail: Pythonic layer over the jail module (owned by that module)."""
+__all__ = []

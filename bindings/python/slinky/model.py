@@ -1,0 +1,2 @@
+"""slinky.model: Pythonic layer over the model module (owned by that module)."""
+__all__ = []
