@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# install-check.sh BUILD_DIR WORK_DIR: install the build to WORK_DIR/prefix,
+# then build examples/ against it once with pkg-config and once with CMake's
+# find_package(slinky), and run both programs.
+set -euo pipefail
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=$1 work=$2
+rm -rf "$work"; mkdir -p "$work"
+prefix=$work/prefix
+cmake --install "$build" --prefix "$prefix" >"$work/install.log"
+test -f "$prefix/include/slinky.h"
+test -f "$prefix/lib/pkgconfig/libslinky.pc" || test -f "$prefix"/lib/*/pkgconfig/libslinky.pc
+libdir=$(dirname "$(find "$prefix" -name libslinky.pc | head -1)")/..
+export PKG_CONFIG_PATH=$libdir/pkgconfig
+readelf -d "$libdir/libslinky.so" | grep -q 'SONAME.*libslinky.so.0' || { echo "bad SONAME"; exit 1; }
+
+echo "--- pkg-config build"
+mkdir -p "$work/pc"
+for ex in "$src"/examples/*.c; do
+  n=$(basename "$ex" .c)
+  # shellcheck disable=SC2046
+  cc -std=c11 -Wall -Wextra -Werror -o "$work/pc/$n" "$ex" $(pkg-config --cflags --libs libslinky)
+  LD_LIBRARY_PATH=$libdir "$work/pc/$n" "$src/examples/data"
+done
+
+echo "--- find_package build"
+cmake -S "$src/examples" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$prefix" >"$work/cmake.log"
+cmake --build "$work/cmake" >>"$work/cmake.log" || { cat "$work/cmake.log"; exit 1; }
+for ex in "$src"/examples/*.c; do
+  n=$(basename "$ex" .c)
+  "$work/cmake/$n" "$src/examples/data"   # RPATH from the imported target
+done
+echo "install check ok"
