@@ -27,7 +27,8 @@ if [ $# -ne 1 ] || [ ! -f "$1" ]; then echo "usage: slurm-validate.sh SLURM_CONF
 src=$(readlink -f "$1"); WAIT=${VALIDATE_WAIT:-${WAIT:-15}}
 R=${SLURM_VALIDATE_CHROOT:-}
 # run CMD...: a Slurm binary on the host or in the chroot; paths below are as seen by it
-run() { if [ -n "$R" ]; then chroot "$R" "$@"; else "$@"; fi; }
+# (in the chroot: with a private /run for the auth/slurm sack socket, see inroot.sh)
+run() { if [ -n "$R" ]; then "$HERE/inroot.sh" "$R" "$hd/sysrun" "$@"; else "$@"; fi; }
 
 mkdir -p "$R/tmp"
 hd=$(mktemp -d "$R/tmp/sv.XXXXXX"); chmod 755 "$hd"   # host path
@@ -111,7 +112,7 @@ if grep -qiE '^[[:space:]]*AuthAltTypes[[:space:]]*=.*auth/jwt' "$c"; then
 fi
 
 # started directly (not through the run function) so that $! is slurmctld itself
-pre=(); if [ -n "$R" ]; then pre=(chroot "$R"); fi
+pre=(); if [ -n "$R" ]; then pre=("$HERE/inroot.sh" "$R" "$hd/sysrun"); fi
 "${pre[@]}" env SLURM_CONF="$d/etc/slurm.conf" slurmctld -D -f "$d/etc/slurm.conf" </dev/null >"$hd/out" 2>&1 &
 cpid=$!
 end=$((SECONDS + WAIT)); res=2
