@@ -1,0 +1,239 @@
+/*
+ * The container builder shared by the JSON and YAML parsers. Members and
+ * elements of open containers sit on one reusable stack of temporaries and
+ * are copied into the document's arena once, when their container closes.
+ */
+#include <stdlib.h>
+
+#include "doc/doc_internal.h"
+
+void slinky_doc__builder_init(slinky_doc__builder *b, slinky_doc *doc)
+{
+    memset(b, 0, sizeof(*b));
+    b->doc = doc;
+}
+
+void slinky_doc__builder_dispose(slinky_doc__builder *b)
+{
+    for (size_t i = 0; i < b->depth; i++)
+        free(b->frames[i].anchor);
+    free(b->entries);
+    free(b->frames);
+    free(b->hash);
+    memset(b, 0, sizeof(*b));
+}
+
+int slinky_doc__builder_open(slinky_doc__builder *b, int is_object)
+{
+    if (b->depth == b->cap_frames) {
+        size_t cap = b->cap_frames ? b->cap_frames * 2 : 32;
+        slinky_doc__frame *f = realloc(b->frames, cap * sizeof(*f));
+        if (!f)
+            return slinky__error_oom();
+        b->frames = f;
+        b->cap_frames = cap;
+    }
+    slinky_doc__frame *f = &b->frames[b->depth++];
+    f->start = b->n_entries;
+    f->is_object = is_object;
+    f->have_key = 0;
+    f->key = NULL;
+    f->keylen = 0;
+    f->key_flags = 0;
+    f->anchor = NULL;
+    return 0;
+}
+
+static int push_entry(slinky_doc__builder *b, const char *key, size_t keylen, slinky_doc_value *v,
+                      unsigned flags)
+{
+    if (b->n_entries == b->cap_entries) {
+        size_t cap = b->cap_entries ? b->cap_entries * 2 : 256;
+        slinky_doc__entry *e = realloc(b->entries, cap * sizeof(*e));
+        if (!e)
+            return slinky__error_oom();
+        b->entries = e;
+        b->cap_entries = cap;
+    }
+    slinky_doc__entry *e = &b->entries[b->n_entries++];
+    e->key = key;
+    e->keylen = keylen;
+    e->value = v;
+    e->flags = flags;
+    return 0;
+}
+
+int slinky_doc__builder_add(slinky_doc__builder *b, slinky_doc_value *v, unsigned flags)
+{
+    if (b->depth == 0) {
+        b->result = v;
+        return 0;
+    }
+    slinky_doc__frame *f = &b->frames[b->depth - 1];
+    if (!f->is_object)
+        return push_entry(b, NULL, 0, v, 0);
+    int rc = push_entry(b, f->key, f->keylen, v, f->key_flags);
+    f->have_key = 0;
+    f->key_flags = 0;
+    return rc;
+}
+
+static uint32_t hash_key(const char *k, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)k[i]) * 16777619u;
+    return h;
+}
+
+/* Result members so far: m[0..*n). Lookup uses a hash table once n grows. */
+typedef struct objbuild {
+    slinky_doc__member *m;
+    uint32_t n;
+    uint32_t *table; /* index+1, or 0 */
+    size_t mask;
+} objbuild;
+
+static long ob_find(objbuild *ob, const char *key, size_t keylen, size_t *slot)
+{
+    if (!ob->table) {
+        for (uint32_t i = 0; i < ob->n; i++) {
+            if (ob->m[i].keylen == keylen && memcmp(ob->m[i].key, key, keylen) == 0)
+                return (long)i;
+        }
+        return -1;
+    }
+    size_t s = hash_key(key, keylen) & ob->mask;
+    for (;;) {
+        uint32_t x = ob->table[s];
+        if (!x) {
+            *slot = s;
+            return -1;
+        }
+        const slinky_doc__member *mm = &ob->m[x - 1];
+        if (mm->keylen == keylen && memcmp(mm->key, key, keylen) == 0)
+            return (long)(x - 1);
+        s = (s + 1) & ob->mask;
+    }
+}
+
+static void ob_add(objbuild *ob, const char *key, size_t keylen, slinky_doc_value *v, size_t slot)
+{
+    slinky_doc__member *mm = &ob->m[ob->n++];
+    mm->key = key;
+    mm->keylen = keylen;
+    mm->value = v;
+    if (ob->table)
+        ob->table[slot] = ob->n;
+}
+
+static void ob_put(objbuild *ob, const char *key, size_t keylen, slinky_doc_value *v, int replace)
+{
+    size_t slot = 0;
+    long i = ob_find(ob, key, keylen, &slot);
+    if (i >= 0) {
+        if (replace)
+            ob->m[i].value = v;
+        return;
+    }
+    ob_add(ob, key, keylen, v, slot);
+}
+
+int slinky_doc__build_object(slinky_doc__builder *b, slinky_doc_value *obj,
+                             const slinky_doc__entry *e, size_t n)
+{
+    /* upper bound of members */
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(e[i].flags & SLINKY_DOC__ENTRY_MERGE)) {
+            total++;
+            continue;
+        }
+        const slinky_doc_value *mv = e[i].value;
+        if (mv->type == SLINKY_DOC_OBJECT) {
+            total += mv->u.obj.n;
+        } else {
+            for (uint32_t j = 0; j < mv->u.arr.n; j++)
+                total += mv->u.arr.items[j]->u.obj.n;
+        }
+    }
+    obj->type = SLINKY_DOC_OBJECT;
+    obj->u.obj.m = NULL;
+    obj->u.obj.n = obj->u.obj.cap = 0;
+    if (!total)
+        return 0;
+    if (total >= UINT32_MAX)
+        return slinky__error_set(SLINKY_EINVALID, "object too large");
+    objbuild ob = {slinky_doc__alloc(b->doc, total * sizeof(slinky_doc__member)), 0, NULL, 0};
+    if (!ob.m)
+        return SLINKY_ENOMEM;
+    if (total > 16) {
+        size_t cap = 32;
+        while (cap < total * 2)
+            cap *= 2;
+        if (cap > b->hash_cap) {
+            uint32_t *t = realloc(b->hash, cap * sizeof(*t));
+            if (!t)
+                return slinky__error_oom();
+            b->hash = t;
+            b->hash_cap = cap;
+        }
+        memset(b->hash, 0, cap * sizeof(*b->hash));
+        ob.table = b->hash;
+        ob.mask = cap - 1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!(e[i].flags & SLINKY_DOC__ENTRY_MERGE)) {
+            ob_put(&ob, e[i].key, e[i].keylen, e[i].value, 1);
+            continue;
+        }
+        const slinky_doc_value *mv = e[i].value;
+        uint32_t count = mv->type == SLINKY_DOC_OBJECT ? 1 : mv->u.arr.n;
+        for (uint32_t j = 0; j < count; j++) {
+            const slinky_doc_value *src = mv->type == SLINKY_DOC_OBJECT ? mv : mv->u.arr.items[j];
+            for (uint32_t k = 0; k < src->u.obj.n; k++) {
+                const slinky_doc__member *sm = &src->u.obj.m[k];
+                ob_put(&ob, sm->key, sm->keylen, sm->value, 0);
+            }
+        }
+    }
+    obj->u.obj.m = ob.m;
+    obj->u.obj.n = obj->u.obj.cap = ob.n;
+    return 0;
+}
+
+int slinky_doc__builder_close(slinky_doc__builder *b, slinky_doc_value **out)
+{
+    slinky_doc__frame *f = &b->frames[b->depth - 1];
+    slinky_doc_value *v = slinky_doc__value_new(b->doc);
+    if (!v)
+        return SLINKY_ENOMEM;
+    size_t n = b->n_entries - f->start;
+    const slinky_doc__entry *e = b->entries + f->start;
+    if (f->is_object) {
+        int rc = slinky_doc__build_object(b, v, e, n);
+        if (rc < 0)
+            return rc;
+    } else {
+        v->type = SLINKY_DOC_ARRAY;
+        v->u.arr.items = NULL;
+        v->u.arr.n = v->u.arr.cap = 0;
+        if (n) {
+            if (n >= UINT32_MAX)
+                return slinky__error_set(SLINKY_EINVALID, "array too large");
+            slinky_doc_value **items = slinky_doc__alloc(b->doc, n * sizeof(*items));
+            if (!items)
+                return SLINKY_ENOMEM;
+            for (size_t i = 0; i < n; i++)
+                items[i] = e[i].value;
+            v->u.arr.items = items;
+            v->u.arr.n = v->u.arr.cap = (uint32_t)n;
+        }
+    }
+    b->n_entries = f->start;
+    free(f->anchor);
+    f->anchor = NULL;
+    b->depth--;
+    *out = v;
+    return 0;
+}

@@ -1,0 +1,225 @@
+/*
+ * Private definitions of the doc module: the value layout, the per-document
+ * arena, the container builder shared by the JSON and YAML parsers, and
+ * scalar helpers shared by the readers and writers.
+ */
+#ifndef SLINKY_DOC_INTERNAL_H
+#define SLINKY_DOC_INTERNAL_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "slinky/doc.h"
+
+/** Maximum nesting accepted by the parsers. */
+#define SLINKY_DOC__MAX_DEPTH 1000
+
+/* --- arena ------------------------------------------------------------ */
+
+typedef struct slinky_doc__chunk {
+    struct slinky_doc__chunk *next;
+} slinky_doc__chunk;
+
+typedef struct slinky_doc__arena {
+    char *cur;
+    char *end;
+    slinky_doc__chunk *chunks;
+    size_t next_size; /* size of the next chunk */
+} slinky_doc__arena;
+
+SLINKY_HIDDEN void slinky_doc__arena_init(slinky_doc__arena *a, size_t first_size);
+SLINKY_HIDDEN void slinky_doc__arena_dispose(slinky_doc__arena *a);
+SLINKY_HIDDEN void *slinky_doc__arena_alloc_slow(slinky_doc__arena *a, size_t n, size_t align);
+
+/** Allocate n bytes aligned to `align` (a power of two); NULL with ENOMEM set. */
+static inline void *slinky_doc__arena_alloc(slinky_doc__arena *a, size_t n, size_t align)
+{
+    uintptr_t p = ((uintptr_t)a->cur + (align - 1)) & ~(uintptr_t)(align - 1);
+    if (a->cur && p <= (uintptr_t)a->end && (uintptr_t)a->end - p >= n) {
+        a->cur = (char *)(p + n);
+        return (void *)p;
+    }
+    return slinky_doc__arena_alloc_slow(a, n, align);
+}
+
+/* --- values ----------------------------------------------------------- */
+
+typedef struct slinky_doc__member {
+    const char *key; /* NUL terminated, in the arena */
+    size_t keylen;
+    slinky_doc_value *value;
+} slinky_doc__member;
+
+struct slinky_doc_value {
+    slinky_doc *doc;
+    uint32_t type;
+    uint32_t spare;
+    union {
+        bool b;
+        int64_t i;
+        struct {
+            double d;
+            const char *text; /* JSON-valid number text, or NULL */
+        } num;
+        struct {
+            const char *s;
+            size_t len;
+        } str;
+        struct {
+            slinky_doc_value **items;
+            uint32_t n, cap;
+        } arr;
+        struct {
+            slinky_doc__member *m;
+            uint32_t n, cap;
+        } obj;
+    } u;
+};
+
+struct slinky_doc {
+    slinky_doc__arena arena;
+    slinky_doc_value *root;
+};
+
+/** A document with a null root whose first arena chunk has about `hint` bytes. */
+SLINKY_HIDDEN int slinky_doc__create(slinky_doc **out, size_t hint);
+
+static inline void *slinky_doc__alloc(slinky_doc *doc, size_t n)
+{
+    return slinky_doc__arena_alloc(&doc->arena, n, 8);
+}
+
+/** A new detached null value in doc. */
+static inline slinky_doc_value *slinky_doc__value_new(slinky_doc *doc)
+{
+    slinky_doc_value *v = slinky_doc__arena_alloc(&doc->arena, sizeof(*v), 8);
+    if (v) {
+        v->doc = doc;
+        v->type = SLINKY_DOC_NULL;
+        v->spare = 0;
+        v->u.i = 0;
+        v->u.num.text = NULL;
+    }
+    return v;
+}
+
+/** Copy len bytes into the arena, NUL terminated. */
+static inline char *slinky_doc__strdup(slinky_doc *doc, const char *s, size_t len)
+{
+    char *p = slinky_doc__arena_alloc(&doc->arena, len + 1, 1);
+    if (p) {
+        if (len)
+            memcpy(p, s, len);
+        p[len] = '\0';
+    }
+    return p;
+}
+
+/** Deep copy src (any document) into doc as a new detached value. */
+SLINKY_HIDDEN slinky_doc_value *slinky_doc__copy(slinky_doc *doc, const slinky_doc_value *src);
+
+/** Index of member `key` (keylen bytes) in object v, or -1. */
+SLINKY_HIDDEN long slinky_doc__find(const slinky_doc_value *v, const char *key, size_t keylen);
+
+/** Append a member (key copied) holding a new null value; returns the value. */
+SLINKY_HIDDEN slinky_doc_value *slinky_doc__object_append(slinky_doc_value *v, const char *key,
+                                                          size_t keylen);
+
+/** Set a double with optional number text (copied). */
+SLINKY_HIDDEN int slinky_doc__set_number(slinky_doc_value *v, double d, const char *text,
+                                         size_t textlen);
+
+/* --- builder (shared by the parsers) ----------------------------------- */
+
+#define SLINKY_DOC__ENTRY_MERGE 1u
+
+typedef struct slinky_doc__entry {
+    const char *key;
+    size_t keylen;
+    slinky_doc_value *value;
+    unsigned flags;
+} slinky_doc__entry;
+
+typedef struct slinky_doc__frame {
+    size_t start;    /* first entry of this container in the entry stack */
+    int is_object;
+    int have_key;    /* object: a key is pending */
+    const char *key; /* pending key (in the arena) */
+    size_t keylen;
+    unsigned key_flags;
+    char *anchor; /* YAML anchor of the container (malloc'd), or NULL */
+} slinky_doc__frame;
+
+typedef struct slinky_doc__builder {
+    slinky_doc *doc;
+    slinky_doc__entry *entries;
+    size_t n_entries, cap_entries;
+    slinky_doc__frame *frames;
+    size_t depth, cap_frames;
+    uint32_t *hash; /* scratch table for de-duplicating keys */
+    size_t hash_cap;
+    slinky_doc_value *result; /* top-level value once complete */
+} slinky_doc__builder;
+
+SLINKY_HIDDEN void slinky_doc__builder_init(slinky_doc__builder *b, slinky_doc *doc);
+SLINKY_HIDDEN void slinky_doc__builder_dispose(slinky_doc__builder *b);
+/** Open a container; ENOMEM or EPARSE-free: depth is checked by the caller. */
+SLINKY_HIDDEN int slinky_doc__builder_open(slinky_doc__builder *b, int is_object);
+/** Close the innermost container; *out receives it (not yet added to its parent). */
+SLINKY_HIDDEN int slinky_doc__builder_close(slinky_doc__builder *b, slinky_doc_value **out);
+/** Add a finished value to the innermost container (or make it the result). */
+SLINKY_HIDDEN int slinky_doc__builder_add(slinky_doc__builder *b, slinky_doc_value *v,
+                                          unsigned flags);
+
+/** Build an object from entries, later keys replacing earlier, merges only adding. */
+SLINKY_HIDDEN int slinky_doc__build_object(slinky_doc__builder *b, slinky_doc_value *obj,
+                                           const slinky_doc__entry *e, size_t n);
+
+/* --- scalars ------------------------------------------------------------ */
+
+/** Parse a JSON-valid number text (len bytes, NUL terminated) into v. */
+SLINKY_HIDDEN int slinky_doc__number_from_text(slinky_doc_value *v, const char *text,
+                                               size_t len);
+/** True when text is a valid JSON number. */
+SLINKY_HIDDEN bool slinky_doc__is_json_number(const char *text, size_t len);
+/** Format a finite double in the shortest form that reads back (with ".0" when integral). */
+SLINKY_HIDDEN size_t slinky_doc__format_double(char *buf, size_t size, double d);
+/** Decimal text of an int64 into buf (at least 21 bytes); returns length. */
+SLINKY_HIDDEN size_t slinky_doc__format_int(char *buf, int64_t i);
+
+/**
+ * Resolve a plain YAML scalar the way go-yaml v2 does: sets v to null, bool,
+ * int, double or string. Merge key "<<" resolves as string (callers check).
+ */
+SLINKY_HIDDEN int slinky_doc__yaml_resolve(slinky_doc_value *v, const char *s, size_t len);
+/** The type a plain scalar would resolve to (no allocation). */
+SLINKY_HIDDEN slinky_doc_type slinky_doc__yaml_resolve_type(const char *s, size_t len);
+
+/** Line and column (1-based) of byte offset off in data. */
+SLINKY_HIDDEN void slinky_doc__position(const char *data, size_t len, size_t off, int *line,
+                                        int *col);
+
+/* --- JSON pointers ------------------------------------------------------- */
+
+/**
+ * Split an RFC 6901 pointer into its parent value and last reference token
+ * (unescaped, malloc'd into *last). For "" *parent is NULL and *last NULL.
+ * ENOTFOUND when the parent does not exist, EINVALID when malformed.
+ */
+SLINKY_HIDDEN int slinky_doc__pointer_parent(slinky_doc_value **parent, char **last,
+                                             slinky_doc_value *root, const char *pointer);
+/** Array index of a reference token ("0", "12"; no leading zeros), or -1. */
+SLINKY_HIDDEN long slinky_doc__pointer_index(const char *token);
+
+/* --- emitters ------------------------------------------------------------ */
+
+SLINKY_HIDDEN int slinky_doc__emit_json(slinky__buf *out, const slinky_doc_value *v,
+                                        unsigned flags);
+SLINKY_HIDDEN int slinky_doc__emit_yaml(slinky__buf *out, const slinky_doc_value *v,
+                                        unsigned flags);
+
+/** Members of object v in byte order of keys (malloc'd array of indices). */
+SLINKY_HIDDEN uint32_t *slinky_doc__sorted_members(const slinky_doc_value *v);
+
+#endif

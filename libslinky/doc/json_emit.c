@@ -1,0 +1,344 @@
+/*
+ * JSON writer (compact and pretty). Writes straight into a growable buffer;
+ * strings are copied in runs and escaped only where needed.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "doc/doc_internal.h"
+
+static inline int reserve(slinky__buf *b, size_t n)
+{
+    if (b->len + n + 1 <= b->cap)
+        return 0;
+    return slinky__buf_grow(b, n);
+}
+
+static inline void put_raw(slinky__buf *b, const char *s, size_t n)
+{
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+}
+
+/* 0: copy; 1: escape; 2: non-ASCII (validate) */
+static const unsigned char json_class[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+};
+
+/* Length of a valid UTF-8 sequence at s (n bytes left), or 0; *cp receives the code point. */
+static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
+{
+    unsigned char c = s[0];
+    if (c >= 0xC2 && c <= 0xDF) {
+        if (n < 2 || (s[1] & 0xC0) != 0x80)
+            return 0;
+        *cp = ((uint32_t)(c & 0x1F) << 6) | (s[1] & 0x3F);
+        return 2;
+    }
+    if (c >= 0xE0 && c <= 0xEF) {
+        if (n < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
+            return 0;
+        uint32_t v = ((uint32_t)(c & 0x0F) << 12) | ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
+        if (v < 0x800 || (v >= 0xD800 && v <= 0xDFFF))
+            return 0;
+        *cp = v;
+        return 3;
+    }
+    if (c >= 0xF0 && c <= 0xF4) {
+        if (n < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 || (s[3] & 0xC0) != 0x80)
+            return 0;
+        uint32_t v = ((uint32_t)(c & 0x07) << 18) | ((uint32_t)(s[1] & 0x3F) << 12) |
+                     ((uint32_t)(s[2] & 0x3F) << 6) | (s[3] & 0x3F);
+        if (v < 0x10000 || v > 0x10FFFF)
+            return 0;
+        *cp = v;
+        return 4;
+    }
+    return 0;
+}
+
+static int put_string(slinky__buf *b, const char *str, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *s = (const unsigned char *)str;
+    /* worst case: every byte becomes \u00XX (6 bytes) */
+    if (len > (SIZE_MAX - 3) / 6)
+        return slinky__error_oom();
+    if (reserve(b, len * 6 + 2) < 0)
+        return SLINKY_ENOMEM;
+    char *o = b->data + b->len;
+    *o++ = '"';
+    size_t i = 0;
+    while (i < len) {
+        size_t run = i;
+        while (run < len && json_class[s[run]] == 0)
+            run++;
+        if (run > i) {
+            memcpy(o, s + i, run - i);
+            o += run - i;
+            i = run;
+            if (i >= len)
+                break;
+        }
+        unsigned char c = s[i];
+        if (json_class[c] == 1) {
+            *o++ = '\\';
+            switch (c) {
+            case '"':
+                *o++ = '"';
+                break;
+            case '\\':
+                *o++ = '\\';
+                break;
+            case '\n':
+                *o++ = 'n';
+                break;
+            case '\r':
+                *o++ = 'r';
+                break;
+            case '\t':
+                *o++ = 't';
+                break;
+            case '\b':
+                *o++ = 'b';
+                break;
+            case '\f':
+                *o++ = 'f';
+                break;
+            default:
+                *o++ = 'u';
+                *o++ = '0';
+                *o++ = '0';
+                *o++ = hex[c >> 4];
+                *o++ = hex[c & 15];
+            }
+            i++;
+            continue;
+        }
+        uint32_t cp;
+        size_t n = utf8_seq(s + i, len - i, &cp);
+        if (!n) {
+            memcpy(o, "\\ufffd", 6);
+            o += 6;
+            i++;
+            continue;
+        }
+        if (cp == 0x2028 || cp == 0x2029) {
+            memcpy(o, cp == 0x2028 ? "\\u2028" : "\\u2029", 6);
+            o += 6;
+        } else {
+            memcpy(o, s + i, n);
+            o += n;
+        }
+        i += n;
+    }
+    *o++ = '"';
+    b->len = (size_t)(o - b->data);
+    return 0;
+}
+
+static int put_indent(slinky__buf *b, int level)
+{
+    size_t n = 1 + 2 * (size_t)level;
+    if (reserve(b, n) < 0)
+        return SLINKY_ENOMEM;
+    b->data[b->len++] = '\n';
+    memset(b->data + b->len, ' ', n - 1);
+    b->len += n - 1;
+    return 0;
+}
+
+static int emit(slinky__buf *b, const slinky_doc_value *v, unsigned flags, int level)
+{
+    char num[40];
+    int pretty = flags & SLINKY_DOC_DUMP_PRETTY;
+    switch (v->type) {
+    case SLINKY_DOC_NULL:
+        if (reserve(b, 4) < 0)
+            return SLINKY_ENOMEM;
+        put_raw(b, "null", 4);
+        return 0;
+    case SLINKY_DOC_BOOL:
+        if (reserve(b, 5) < 0)
+            return SLINKY_ENOMEM;
+        if (v->u.b)
+            put_raw(b, "true", 4);
+        else
+            put_raw(b, "false", 5);
+        return 0;
+    case SLINKY_DOC_INT: {
+        if (reserve(b, 24) < 0)
+            return SLINKY_ENOMEM;
+        b->len += slinky_doc__format_int(b->data + b->len, v->u.i);
+        return 0;
+    }
+    case SLINKY_DOC_DOUBLE: {
+        const char *t = v->u.num.text;
+        size_t n;
+        if (t) {
+            n = strlen(t);
+        } else {
+            if (!isfinite(v->u.num.d))
+                return slinky__error_set(SLINKY_EINVALID,
+                                         "cannot write NaN or infinity as JSON");
+            n = slinky_doc__format_double(num, sizeof(num), v->u.num.d);
+            t = num;
+        }
+        if (reserve(b, n) < 0)
+            return SLINKY_ENOMEM;
+        put_raw(b, t, n);
+        return 0;
+    }
+    case SLINKY_DOC_STRING:
+        return put_string(b, v->u.str.s, v->u.str.len);
+    case SLINKY_DOC_ARRAY: {
+        uint32_t n = v->u.arr.n;
+        if (reserve(b, 2) < 0)
+            return SLINKY_ENOMEM;
+        b->data[b->len++] = '[';
+        for (uint32_t i = 0; i < n; i++) {
+            if (i) {
+                if (reserve(b, 1) < 0)
+                    return SLINKY_ENOMEM;
+                b->data[b->len++] = ',';
+            }
+            if (pretty && put_indent(b, level + 1) < 0)
+                return SLINKY_ENOMEM;
+            int rc = emit(b, v->u.arr.items[i], flags, level + 1);
+            if (rc < 0)
+                return rc;
+        }
+        if (pretty && n && put_indent(b, level) < 0)
+            return SLINKY_ENOMEM;
+        if (reserve(b, 1) < 0)
+            return SLINKY_ENOMEM;
+        b->data[b->len++] = ']';
+        return 0;
+    }
+    case SLINKY_DOC_OBJECT: {
+        uint32_t n = v->u.obj.n;
+        uint32_t *order = NULL;
+        if ((flags & SLINKY_DOC_DUMP_SORT_KEYS) && n > 1) {
+            order = slinky_doc__sorted_members(v);
+            if (!order)
+                return SLINKY_ENOMEM;
+        }
+        int rc = 0;
+        if (reserve(b, 2) < 0) {
+            rc = SLINKY_ENOMEM;
+            goto out;
+        }
+        b->data[b->len++] = '{';
+        for (uint32_t i = 0; i < n; i++) {
+            const slinky_doc__member *m = &v->u.obj.m[order ? order[i] : i];
+            if (i) {
+                if (reserve(b, 1) < 0) {
+                    rc = SLINKY_ENOMEM;
+                    goto out;
+                }
+                b->data[b->len++] = ',';
+            }
+            if (pretty && (rc = put_indent(b, level + 1)) < 0)
+                goto out;
+            if ((rc = put_string(b, m->key, m->keylen)) < 0)
+                goto out;
+            if ((rc = reserve(b, 2)) < 0)
+                goto out;
+            b->data[b->len++] = ':';
+            if (pretty)
+                b->data[b->len++] = ' ';
+            if ((rc = emit(b, m->value, flags, level + 1)) < 0)
+                goto out;
+        }
+        if (pretty && n && (rc = put_indent(b, level)) < 0)
+            goto out;
+        if ((rc = reserve(b, 1)) < 0)
+            goto out;
+        b->data[b->len++] = '}';
+    out:
+        free(order);
+        return rc;
+    }
+    }
+    return 0;
+}
+
+static int cmp_members(const slinky_doc_value *v, uint32_t a, uint32_t b)
+{
+    const slinky_doc__member *ma = &v->u.obj.m[a];
+    const slinky_doc__member *mb = &v->u.obj.m[b];
+    size_t n = ma->keylen < mb->keylen ? ma->keylen : mb->keylen;
+    int c = memcmp(ma->key, mb->key, n);
+    if (c)
+        return c;
+    return ma->keylen < mb->keylen ? -1 : ma->keylen > mb->keylen;
+}
+
+static void merge_sort(const slinky_doc_value *v, uint32_t *a, uint32_t *tmp, uint32_t n)
+{
+    if (n < 2)
+        return;
+    uint32_t h = n / 2;
+    merge_sort(v, a, tmp, h);
+    merge_sort(v, a + h, tmp, n - h);
+    uint32_t i = 0, j = h, k = 0;
+    while (i < h && j < n)
+        tmp[k++] = cmp_members(v, a[i], a[j]) <= 0 ? a[i++] : a[j++];
+    while (i < h)
+        tmp[k++] = a[i++];
+    while (j < n)
+        tmp[k++] = a[j++];
+    memcpy(a, tmp, n * sizeof(*a));
+}
+
+uint32_t *slinky_doc__sorted_members(const slinky_doc_value *v)
+{
+    uint32_t n = v->u.obj.n;
+    uint32_t *order = slinky__malloc((n ? n : 1) * 2 * sizeof(*order));
+    if (!order)
+        return NULL;
+    for (uint32_t i = 0; i < n; i++)
+        order[i] = i;
+    merge_sort(v, order, order + n, n);
+    return order;
+}
+
+int slinky_doc__emit_json(slinky__buf *out, const slinky_doc_value *v, unsigned flags)
+{
+    int rc = emit(out, v, flags, 0);
+    if (rc < 0)
+        return rc;
+    if (reserve(out, 0) < 0)
+        return SLINKY_ENOMEM;
+    out->data[out->len] = '\0';
+    return 0;
+}
+
+slinky_status slinky_doc_value_dump_json(char **json_out, size_t *len_out,
+                                         const slinky_doc_value *v, unsigned flags)
+{
+    if (!json_out || !v)
+        return slinky__error_set(SLINKY_EINVALID, "slinky_doc_value_dump_json: NULL argument");
+    slinky__buf b = SLINKY__BUF_INIT;
+    int rc = slinky_doc__emit_json(&b, v, flags);
+    if (rc < 0) {
+        slinky__buf_dispose(&b);
+        return rc;
+    }
+    size_t len;
+    char *s = slinky__buf_detach(&b, &len);
+    if (!s)
+        return SLINKY_ENOMEM;
+    *json_out = s;
+    if (len_out)
+        *len_out = len;
+    return 0;
+}
+
