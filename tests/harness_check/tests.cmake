@@ -1,0 +1,10 @@
+# tests/harness_check: prove tests/harness/*.sh against real daemons (root, loopback only).
+foreach(t slurm22 parallel validate)
+  add_test(NAME harness_check/${t} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/${t}.sh)
+  set_tests_properties(harness_check/${t} PROPERTIES LABELS integration TIMEOUT 180
+    ENVIRONMENT "${SLINKY_TEST_ENV}")
+endforeach()
+# the first run builds the cached Debian 13 chroot (~60 s, needs deb.debian.org)
+add_test(NAME harness_check/slurm24 COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/slurm24.sh)
+set_tests_properties(harness_check/slurm24 PROPERTIES LABELS "integration;slurm24" TIMEOUT 300
+  ENVIRONMENT "${SLINKY_TEST_ENV}")
