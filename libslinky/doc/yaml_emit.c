@@ -241,7 +241,7 @@ static int put_literal(slinky__buf *b, const char *s, size_t len, size_t indent)
     while (trailing < len && s[len - 1 - trailing] == '\n')
         trailing++;
     const char *hdr = trailing == 0 ? "|-\n" : trailing == 1 ? "|\n" : "|+\n";
-    put(b, hdr, 3);
+    put(b, hdr, strlen(hdr));
     size_t i = 0;
     while (i < len) {
         const char *nl = memchr(s + i, '\n', len - i);
