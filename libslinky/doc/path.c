@@ -145,58 +145,78 @@ slinky_doc_value *slinky_doc_value_path(const slinky_doc_value *v, const char *p
     return cur;
 }
 
+/*
+ * Walk the path; with `create` missing members are added, without it the
+ * walk only checks that creating would succeed (so a failure changes nothing).
+ */
+static int path_walk(slinky_doc_value **out, slinky_doc_value *v, const char *path, char *buf,
+                     int create)
+{
+    const char *p = path;
+    slinky_doc_value *cur = v;
+    int is_virtual = 0; /* cur does not exist yet (dry run): an empty object */
+    seg s;
+    int r, first = 1;
+    while ((r = next_seg(&p, &s, buf, first)) != 0) {
+        if (r < 0)
+            return slinky__error_set(SLINKY_EINVALID, "malformed path \"%s\"", path);
+        first = 0;
+        if (is_virtual) {
+            if (s.is_index)
+                return slinky__error_set(SLINKY_EINVALID,
+                                         "path \"%s\": no such array element", path);
+            continue;
+        }
+        if (s.is_index || cur->type == SLINKY_DOC_ARRAY) {
+            slinky_doc_value *next = step(cur, &s);
+            if (!next)
+                return slinky__error_set(cur->type == SLINKY_DOC_ARRAY ? SLINKY_ENOTFOUND
+                                                                        : SLINKY_EINVALID,
+                                         "path \"%s\": no such array element", path);
+            cur = next;
+            continue;
+        }
+        if (cur->type != SLINKY_DOC_OBJECT && cur->type != SLINKY_DOC_NULL)
+            return slinky__error_set(SLINKY_EINVALID, "path \"%s\": cannot step into a %s", path,
+                                     slinky_doc_type_name((slinky_doc_type)cur->type));
+        if (cur->type == SLINKY_DOC_NULL) {
+            if (!create) {
+                is_virtual = 1;
+                continue;
+            }
+            slinky_doc_value_set_object(cur);
+        }
+        long i = slinky_doc__find(cur, s.key, s.keylen);
+        if (i >= 0) {
+            cur = cur->u.obj.m[i].value;
+        } else if (!create) {
+            is_virtual = 1;
+        } else {
+            cur = slinky_doc__object_append(cur, s.key, s.keylen);
+            if (!cur)
+                return SLINKY_ENOMEM;
+        }
+    }
+    *out = cur;
+    return 0;
+}
+
 slinky_status slinky_doc_value_path_put(slinky_doc_value **out, slinky_doc_value *v,
                                         const char *path)
 {
     if (!out || !v || !path)
         return slinky__error_set(SLINKY_EINVALID, "slinky_doc_value_path_put: NULL argument");
-    size_t plen = strlen(path);
-    char *buf = malloc(plen + 1);
+    char *buf = malloc(strlen(path) + 1);
     if (!buf)
         return slinky__error_oom();
-    const char *p = path;
-    slinky_doc_value *cur = v;
-    seg s;
-    int r, first = 1, rc = 0;
-    while ((r = next_seg(&p, &s, buf, first)) != 0) {
-        if (r < 0) {
-            rc = slinky__error_set(SLINKY_EINVALID, "malformed path \"%s\"", path);
-            break;
-        }
-        first = 0;
-        if (s.is_index || cur->type == SLINKY_DOC_ARRAY) {
-            slinky_doc_value *next = step(cur, &s);
-            if (!next) {
-                rc = slinky__error_set(cur->type == SLINKY_DOC_ARRAY ? SLINKY_ENOTFOUND
-                                                                      : SLINKY_EINVALID,
-                                       "path \"%s\": no such array element", path);
-                break;
-            }
-            cur = next;
-            continue;
-        }
-        if (cur->type == SLINKY_DOC_NULL)
-            slinky_doc_value_set_object(cur);
-        if (cur->type != SLINKY_DOC_OBJECT) {
-            rc = slinky__error_set(SLINKY_EINVALID, "path \"%s\": cannot step into a %s", path,
-                                   slinky_doc_type_name((slinky_doc_type)cur->type));
-            break;
-        }
-        long i = slinky_doc__find(cur, s.key, s.keylen);
-        if (i >= 0) {
-            cur = cur->u.obj.m[i].value;
-        } else {
-            cur = slinky_doc__object_append(cur, s.key, s.keylen);
-            if (!cur) {
-                rc = SLINKY_ENOMEM;
-                break;
-            }
-        }
-    }
+    slinky_doc_value *res;
+    int rc = path_walk(&res, v, path, buf, 0);
+    if (rc == 0)
+        rc = path_walk(&res, v, path, buf, 1);
     free(buf);
     if (rc < 0)
         return rc;
-    *out = cur;
+    *out = res;
     return 0;
 }
 
