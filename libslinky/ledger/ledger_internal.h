@@ -1,0 +1,133 @@
+/* Ledger module internals (never installed). */
+#ifndef SLINKY_LEDGER_INTERNAL_H
+#define SLINKY_LEDGER_INTERNAL_H
+
+#include <git2.h>
+
+#include "core/internal.h"
+#include "slinky/doc.h"
+#include "slinky/ledger.h"
+
+/* The init event (first commit) is kind 0 internally; never appended by users. */
+#define SLINKY_LEDGER__INIT 0
+
+struct slinky_ledger {
+    git_repository *repo;
+    char *path;
+};
+
+/* An event with owned strings (resolved: ids filled in by apply). */
+typedef struct slinky_ledger__event {
+    int kind;
+    char *name, *target, *tag, *key, *gecos, *home, *shell, *description, *organization;
+    char *actor, *request_id;
+    char *cluster; /* init only */
+    uint32_t id, id_min, id_max; /* id_min/id_max: init only */
+} slinky_ledger__event;
+
+SLINKY_HIDDEN void slinky_ledger__event_dispose(slinky_ledger__event *ev);
+/** Copy a public event (no defaults applied yet). */
+SLINKY_HIDDEN int slinky_ledger__event_copy(slinky_ledger__event *out, const slinky_ledger_event *in);
+/** Parse one event JSON object (record parsing; fuzzed). Unknown members are errors. */
+SLINKY_HIDDEN int slinky_ledger__event_parse(slinky_ledger__event *out, const char *json, size_t len);
+/** Fill defaults (home, shell, actor, request id) and check the fields of its kind. */
+SLINKY_HIDDEN int slinky_ledger__event_check(slinky_ledger__event *ev);
+/** Canonical one-line JSON of the event fields (no actor/request id). */
+SLINKY_HIDDEN int slinky_ledger__event_json(char **out, const slinky_ledger__event *ev);
+/** "user/alice", "group/dev", "account/research", "ledger". Allocated. */
+SLINKY_HIDDEN char *slinky_ledger__event_subject(const slinky_ledger__event *ev);
+/** Full commit message (summary, event line, trailers). Allocated. */
+SLINKY_HIDDEN char *slinky_ledger__event_message(const slinky_ledger__event *ev);
+/** Parse a commit message back into an event (event line + trailers). */
+SLINKY_HIDDEN int slinky_ledger__event_from_message(slinky_ledger__event *out, const char *msg);
+
+/* JSON string escaping into a buffer (with quotes). */
+SLINKY_HIDDEN void slinky_ledger__json_str(slinky__buf *b, const char *s);
+
+/* Paths inside the tree (allocated). */
+SLINKY_HIDDEN char *slinky_ledger__record_path(const char *kind, const char *name);
+SLINKY_HIDDEN char *slinky_ledger__id_path(uint32_t id);
+SLINKY_HIDDEN char *slinky_ledger__request_path(const char *request_id);
+
+/**
+ * Apply a checked event to `base` (NULL only for init) and write the new
+ * tree. Allocates ids (ev->id is set). result_out: result JSON (without commit).
+ */
+SLINKY_HIDDEN int slinky_ledger__apply(git_oid *tree_out, char **result_out, git_repository *repo,
+                                       git_tree *base, slinky_ledger__event *ev);
+
+/** Set the thread's error from libgit2's last error. Returns code. */
+SLINKY_HIDDEN int slinky_ledger__git_error(int code, const char *what);
+
+/** Read a blob at path in a tree. ENOTFOUND when absent. */
+SLINKY_HIDDEN int slinky_ledger__tree_read(char **out, size_t *len_out, git_repository *repo,
+                                           git_tree *tree, const char *path);
+
+/** Lookup tip commit of refs/heads/main. */
+SLINKY_HIDDEN int slinky_ledger__tip(git_commit **out, git_repository *repo);
+
+/** Check an OpenSSH key; on success *type_out/blob (borrowed from key) may be NULL. */
+SLINKY_HIDDEN int slinky_ledger__ssh_key_check(const char *key);
+
+/** verify, starting at `start` (NULL: the tip). */
+SLINKY_HIDDEN int slinky_ledger__verify_from(size_t *events_out, char **bad_commit_out,
+                                             slinky_ledger *ledger, const git_oid *start);
+
+/* ------------------------------------------------------------------ */
+/* Replay: the tip loaded into memory, and the sinks                  */
+/* ------------------------------------------------------------------ */
+
+typedef struct slinky_ledger__key {
+    char *tag, *key;
+} slinky_ledger__key;
+
+typedef struct slinky_ledger__user {
+    char *name, *gecos, *home, *shell, *state;
+    uint32_t uid, gid;
+    slinky_ledger__key *keys;
+    size_t nkeys;
+} slinky_ledger__user;
+
+typedef struct slinky_ledger__group {
+    char *name, *state, *description, *organization;
+    uint32_t gid;
+    char **members; /* group members, or users of an account */
+    size_t nmembers;
+} slinky_ledger__group;
+
+typedef struct slinky_ledger__state {
+    slinky_ledger__user *users; /* sorted by uid */
+    size_t nusers;
+    slinky_ledger__group *groups; /* sorted by gid */
+    size_t ngroups;
+    slinky_ledger__group *accounts; /* sorted by name */
+    size_t naccounts;
+    char *cluster;
+} slinky_ledger__state;
+
+SLINKY_HIDDEN int slinky_ledger__state_load(slinky_ledger__state *out, slinky_ledger *l,
+                                            const git_oid *commit);
+SLINKY_HIDDEN void slinky_ledger__state_dispose(slinky_ledger__state *st);
+SLINKY_HIDDEN const slinky_ledger__user *slinky_ledger__state_user(const slinky_ledger__state *st,
+                                                                   const char *name);
+
+/* A replay run shared by the sinks. */
+typedef struct slinky_ledger__run {
+    const slinky_ledger_replay_options *opts;
+    const slinky_ledger__state *st;
+    slinky__buf plan;
+    const char *sink;
+    size_t done, total;
+} slinky_ledger__run;
+
+/** Record one plan line ("sink: what") and report progress. */
+SLINKY_HIDDEN void slinky_ledger__run_step(slinky_ledger__run *run, bool changes, const char *fmt,
+                                           ...) SLINKY_PRINTF(3, 4);
+/** Run argv (no shell); capture stdout (may be NULL). Returns exit status >= 0 or error. */
+SLINKY_HIDDEN int slinky_ledger__exec(char **stdout_out, char *const argv[]);
+
+SLINKY_HIDDEN int slinky_ledger__sink_posix(slinky_ledger__run *run);
+SLINKY_HIDDEN int slinky_ledger__sink_slurm(slinky_ledger__run *run);
+SLINKY_HIDDEN int slinky_ledger__sink_kanidm(slinky_ledger__run *run);
+
+#endif
