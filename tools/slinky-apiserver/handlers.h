@@ -1,0 +1,40 @@
+/* handlers.c internals shared with apply.c and hooks.c. */
+#ifndef SLINKY_APISERVER_HANDLERS_H
+#define SLINKY_APISERVER_HANDLERS_H
+
+#include "apiserver.h"
+
+/** One resource request in flight (lock held while it is used). */
+typedef struct hctx {
+    as_server *s;
+    as_rtype *rt;
+    as_version *ver;
+    const as_route *route;
+    const char *ns; /* "" for cluster-scoped kinds */
+    const as_req *req;
+    as_resp *resp;
+    bool body_dry_run; /* DeleteOptions.dryRun */
+} hctx;
+
+int as_resp_error(as_resp *resp, const as_rtype *rt, int code, const char *reason,
+                  const char *name, const char *fmt, ...) SLINKY_PRINTF(6, 7);
+int as_resp_not_found(as_resp *resp, const as_rtype *rt, const char *name);
+int as_resp_invalid(as_resp *resp, const as_rtype *rt, const char *name, const as_causes *c);
+int as_parse_body(slinky_doc **out, const as_req *req, as_resp *resp);
+/** apiVersion/kind/namespace of a body against the request; 0 or HTTP code. */
+int as_check_identity(hctx *h, slinky_doc_value *root);
+/** Store a new object (name/generateName, admission, uid...); returns 0 or HTTP code. */
+int as_create_doc(hctx *h, slinky_doc_value *root, int code);
+/** Store `root` as the new state of `old`; returns 0 or HTTP code. */
+int as_update_doc(hctx *h, as_obj *old, slinky_doc_value *root, bool status_only);
+
+/* hooks.c: kind-specific behavior */
+void as_hook_before_create(hctx *h, slinky_doc_value *root);
+void as_hook_after_write(hctx *h, const slinky_doc_value *root);
+
+/* apply.c: server-side apply and managedFields */
+int as_apply_patch(hctx *h);
+void as_managed_update(hctx *h, const slinky_doc_value *old, slinky_doc_value *root,
+                       const char *operation);
+
+#endif
