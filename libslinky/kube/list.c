@@ -1,0 +1,407 @@
+/*
+ * kube: lists. Every page is decoded while it arrives (stream.c); items are
+ * handed out one at a time. Paging follows continue tokens; a 410 on a
+ * continue token restarts (iterator, full list) or is reported (stream).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream.h"
+
+#define DEFAULT_LIMIT 500
+
+typedef struct page_ctx {
+    slinky_kube__stream s;
+    bool began;
+} page_ctx;
+
+static int page_sink(const char *data, size_t len, void *p)
+{
+    page_ctx *pc = p;
+    return slinky_kube__stream_feed(&pc->s, data, len);
+}
+
+static int page_reset(void *p)
+{
+    page_ctx *pc = p;
+    if (pc->s.nitems > 0)
+        return SLINKY_ERROR; /* items already delivered: cannot replay */
+    return slinky_kube__stream_begin(&pc->s, SLINKY_KUBE__STREAM_LIST, pc->s.item_cb,
+                                     pc->s.item_payload);
+}
+
+int slinky_kube__list_page(char **rv_out, char **continue_out, slinky_kube_client *c,
+                           const slinky_kube_resource *r, const char *ns,
+                           const slinky_kube_list_options *o, const char *cont,
+                           slinky_kube_item_cb cb, void *payload, size_t *nitems_out)
+{
+    char *path = NULL;
+    int err = slinky_kube_path(&path, r, ns, NULL, NULL);
+    if (err)
+        return err;
+    slinky__buf b = SLINKY__BUF_INIT;
+    bool first = true;
+    slinky__buf_puts(&b, path);
+    slinky_free(path);
+    long limit = (o && o->limit) ? o->limit : DEFAULT_LIMIT;
+    if (o) {
+        slinky_kube__query_add(&b, &first, "labelSelector", o->label_selector);
+        slinky_kube__query_add(&b, &first, "fieldSelector", o->field_selector);
+    }
+    if (limit > 0)
+        slinky_kube__query_add_long(&b, &first, "limit", limit);
+    slinky_kube__query_add(&b, &first, "continue", cont);
+    if (o && cont == NULL) {
+        slinky_kube__query_add(&b, &first, "resourceVersion", o->resource_version);
+        slinky_kube__query_add(&b, &first, "resourceVersionMatch", o->resource_version_match);
+    }
+    if (o && o->timeout_seconds > 0)
+        slinky_kube__query_add_long(&b, &first, "timeoutSeconds", o->timeout_seconds);
+    if (b.failed) {
+        slinky__buf_dispose(&b);
+        return slinky__error_oom();
+    }
+    page_ctx pc;
+    memset(&pc, 0, sizeof(pc));
+    err = slinky_kube__stream_begin(&pc.s, SLINKY_KUBE__STREAM_LIST, cb, payload);
+    if (err) {
+        slinky__buf_dispose(&b);
+        return err;
+    }
+    slinky_kube__req req = {"GET", b.data, NULL, NULL, 0, page_sink, &pc, page_reset, true, false};
+    slinky_kube__resp resp;
+    err = slinky_kube__do(&resp, c, &req);
+    if (err == 0 && (resp.status < 200 || resp.status >= 300))
+        err = slinky_kube__status_error(resp.status, resp.body, resp.body_len, resp.retry_after);
+    if (err == 0)
+        err = slinky_kube__stream_end(&pc.s);
+    if (err == 0) {
+        const slinky_doc_value *meta = pc.s.meta ? slinky_doc_root(pc.s.meta) : NULL;
+        const char *rv = slinky_doc_value_path_string(meta, "resourceVersion", "");
+        const char *ct = slinky_doc_value_path_string(meta, "continue", "");
+        char *rvc = slinky__strdup(rv);
+        char *ctc = *ct ? slinky__strdup(ct) : NULL;
+        if (rvc == NULL || (*ct && ctc == NULL)) {
+            free(rvc);
+            free(ctc);
+            err = SLINKY_ENOMEM;
+        } else {
+            if (rv_out)
+                *rv_out = rvc;
+            else
+                free(rvc);
+            *continue_out = ctc;
+        }
+    } else if (err != SLINKY_EGONE && pc.s.err == 0 && resp.status == 0) {
+        slinky__error_prefix("list %s", r->resource);
+    }
+    if (nitems_out)
+        *nitems_out = pc.s.nitems;
+    slinky_kube__resp_dispose(&resp);
+    slinky_kube__stream_dispose(&pc.s);
+    slinky__buf_dispose(&b);
+    return err;
+}
+
+static int check_list_args(slinky_kube_client *c, const slinky_kube_resource *r,
+                           const slinky_kube_list_options *o)
+{
+    if (c == NULL || r == NULL)
+        return slinky__error_set(SLINKY_EINVALID, "list: NULL argument");
+    if (o && o->version != SLINKY_KUBE_LIST_OPTIONS_VERSION)
+        return slinky__error_set(SLINKY_EINVALID, "list options: unknown version %u", o->version);
+    return 0;
+}
+
+slinky_status slinky_kube_list_stream(char **resource_version_out, slinky_kube_client *c,
+                                      const slinky_kube_resource *r, const char *ns,
+                                      const slinky_kube_list_options *o, slinky_kube_item_cb cb,
+                                      void *payload)
+{
+    int err = check_list_args(c, r, o);
+    if (err)
+        return err;
+    if (cb == NULL)
+        return slinky__error_set(SLINKY_EINVALID, "list_stream: NULL callback");
+    char *cont = NULL, *rv = NULL;
+    for (;;) {
+        char *next = NULL, *prv = NULL;
+        err = slinky_kube__list_page(&prv, &next, c, r, ns, o, cont, cb, payload, NULL);
+        free(cont);
+        cont = NULL;
+        if (err)
+            break;
+        if (rv == NULL)
+            rv = prv;
+        else
+            free(prv);
+        if (next == NULL)
+            break;
+        cont = next;
+    }
+    if (err) {
+        free(rv);
+        return err;
+    }
+    if (resource_version_out)
+        *resource_version_out = rv;
+    else
+        free(rv);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- collected pages */
+
+typedef struct collect {
+    slinky_doc **items;
+    size_t n, cap;
+} collect;
+
+static int collect_cb(slinky_doc *item, void *p)
+{
+    collect *cl = p;
+    if (cl->n == cl->cap) {
+        size_t n = cl->cap ? cl->cap * 2 : 64;
+        slinky_doc **a = slinky__realloc(cl->items, n * sizeof(*a));
+        if (a == NULL) {
+            slinky_doc_free(item);
+            return SLINKY_ENOMEM;
+        }
+        cl->items = a;
+        cl->cap = n;
+    }
+    cl->items[cl->n++] = item;
+    return 0;
+}
+
+static void collect_clear(collect *cl)
+{
+    for (size_t i = 0; i < cl->n; i++)
+        slinky_doc_free(cl->items[i]);
+    cl->n = 0;
+}
+
+/* One page into cl, retrying transport failures of the page as a whole. */
+static int collect_page(collect *cl, char **rv, char **next, slinky_kube_client *c,
+                        const slinky_kube_resource *r, const char *ns,
+                        const slinky_kube_list_options *o, const char *cont)
+{
+    size_t start = cl->n;
+    for (int attempt = 0;; attempt++) {
+        int err = slinky_kube__list_page(rv, next, c, r, ns, o, cont, collect_cb, cl, NULL);
+        if (err == 0)
+            return 0;
+        for (size_t i = start; i < cl->n; i++)
+            slinky_doc_free(cl->items[i]);
+        cl->n = start;
+        if ((err != SLINKY_EHTTP && err != SLINKY_ETIMEOUT) || slinky_kube_status_last()->http_status ||
+            attempt >= c->max_retries)
+            return err;
+        slinky_kube__sleep_ms(slinky_kube__backoff_ms(c, attempt));
+    }
+}
+
+slinky_status slinky_kube_list(slinky_doc **out, slinky_kube_client *c,
+                               const slinky_kube_resource *r, const char *ns,
+                               const slinky_kube_list_options *o)
+{
+    int err = check_list_args(c, r, o);
+    if (err)
+        return err;
+    if (out == NULL)
+        return slinky__error_set(SLINKY_EINVALID, "list: NULL out");
+    collect cl = {0};
+    char *cont = NULL, *rv = NULL;
+    int restarts = 0;
+    for (;;) {
+        char *next = NULL, *prv = NULL;
+        err = collect_page(&cl, &prv, &next, c, r, ns, o, cont);
+        bool had_cont = cont != NULL;
+        free(cont);
+        cont = NULL;
+        if (err == SLINKY_EGONE && had_cont && restarts++ < 3) {
+            collect_clear(&cl);
+            free(rv);
+            rv = NULL;
+            continue;
+        }
+        if (err)
+            break;
+        if (rv == NULL)
+            rv = prv;
+        else
+            free(prv);
+        if (next == NULL)
+            break;
+        cont = next;
+    }
+    slinky_doc *d = NULL;
+    if (err == 0)
+        err = slinky_doc_new(&d);
+    if (err == 0) {
+        slinky_doc_value *root = slinky_doc_root(d), *meta = NULL, *items = NULL;
+        err = slinky_doc_value_set_object(root);
+        if (err == 0)
+            err = slinky_doc_value_object_set_string(root, "apiVersion", "v1");
+        if (err == 0)
+            err = slinky_doc_value_object_set_string(root, "kind", "List");
+        if (err == 0)
+            err = slinky_doc_value_object_put(&meta, root, "metadata");
+        if (err == 0)
+            err = slinky_doc_value_set_object(meta);
+        if (err == 0)
+            err = slinky_doc_value_object_set_string(meta, "resourceVersion", rv ? rv : "");
+        if (err == 0)
+            err = slinky_doc_value_object_put(&items, root, "items");
+        if (err == 0)
+            err = slinky_doc_value_set_array(items);
+        for (size_t i = 0; err == 0 && i < cl.n; i++) {
+            slinky_doc_value *e;
+            err = slinky_doc_value_array_append(&e, items);
+            if (err == 0)
+                err = slinky_doc_value_set_copy(e, slinky_doc_root(cl.items[i]));
+        }
+    }
+    collect_clear(&cl);
+    free(cl.items);
+    free(rv);
+    if (err) {
+        slinky_doc_free(d);
+        return err;
+    }
+    *out = d;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- iterator */
+
+struct slinky_kube_list_iter {
+    slinky_kube_client *c;
+    slinky_kube_resource r;
+    char *group, *version, *resource, *ns;
+    slinky_kube_list_options o;
+    char *label_selector, *field_selector, *resource_version, *rv_match;
+    collect page;
+    size_t pos;
+    char *cont;
+    char *rv;
+    bool started, done;
+    unsigned restarts;
+};
+
+void slinky_kube_list_iter_free(slinky_kube_list_iter *it)
+{
+    if (it == NULL)
+        return;
+    collect_clear(&it->page);
+    free(it->page.items);
+    free(it->group);
+    free(it->version);
+    free(it->resource);
+    free(it->ns);
+    free(it->label_selector);
+    free(it->field_selector);
+    free(it->resource_version);
+    free(it->rv_match);
+    free(it->cont);
+    free(it->rv);
+    free(it);
+}
+
+static int dup_opt(char **dst, const char *s)
+{
+    if (s == NULL)
+        return 0;
+    *dst = slinky__strdup(s);
+    return *dst ? 0 : SLINKY_ENOMEM;
+}
+
+slinky_status slinky_kube_list_iter_new(slinky_kube_list_iter **out, slinky_kube_client *c,
+                                        const slinky_kube_resource *r, const char *ns,
+                                        const slinky_kube_list_options *o)
+{
+    int err = check_list_args(c, r, o);
+    if (err)
+        return err;
+    if (out == NULL)
+        return slinky__error_set(SLINKY_EINVALID, "list_iter_new: NULL out");
+    slinky_kube_list_iter *it = slinky__calloc(1, sizeof(*it));
+    if (it == NULL)
+        return SLINKY_ENOMEM;
+    it->c = c;
+    it->o.version = SLINKY_KUBE_LIST_OPTIONS_VERSION;
+    if ((err = dup_opt(&it->group, r->group ? r->group : "")) || (err = dup_opt(&it->version, r->version)) ||
+        (err = dup_opt(&it->resource, r->resource)) || (err = dup_opt(&it->ns, ns))) {
+        slinky_kube_list_iter_free(it);
+        return err;
+    }
+    if (o) {
+        it->o = *o;
+        if ((err = dup_opt(&it->label_selector, o->label_selector)) ||
+            (err = dup_opt(&it->field_selector, o->field_selector)) ||
+            (err = dup_opt(&it->resource_version, o->resource_version)) ||
+            (err = dup_opt(&it->rv_match, o->resource_version_match))) {
+            slinky_kube_list_iter_free(it);
+            return err;
+        }
+        it->o.label_selector = it->label_selector;
+        it->o.field_selector = it->field_selector;
+        it->o.resource_version = it->resource_version;
+        it->o.resource_version_match = it->rv_match;
+    }
+    it->r.group = it->group;
+    it->r.version = it->version;
+    it->r.resource = it->resource;
+    it->r.namespaced = r->namespaced;
+    *out = it;
+    return 0;
+}
+
+slinky_status slinky_kube_list_iter_next(const slinky_doc_value **out, slinky_kube_list_iter *it)
+{
+    if (out == NULL || it == NULL)
+        return slinky__error_set(SLINKY_EINVALID, "list_iter_next: NULL argument");
+    while (it->pos >= it->page.n) {
+        if (it->done || (it->started && it->cont == NULL)) {
+            it->done = true;
+            return SLINKY_ITEROVER;
+        }
+        collect_clear(&it->page);
+        it->pos = 0;
+        char *next = NULL, *rv = NULL;
+        int err = collect_page(&it->page, &rv, &next, it->c, &it->r, it->ns, &it->o, it->cont);
+        if (err == SLINKY_EGONE && it->cont != NULL && it->restarts < 3) {
+            it->restarts++;
+            free(it->cont);
+            it->cont = NULL;
+            it->started = false;
+            free(it->rv);
+            it->rv = NULL;
+            continue;
+        }
+        if (err)
+            return err;
+        free(it->cont);
+        it->cont = next;
+        if (!it->started) {
+            free(it->rv);
+            it->rv = rv;
+        } else {
+            free(rv);
+        }
+        it->started = true;
+    }
+    *out = slinky_doc_root(it->page.items[it->pos++]);
+    return 0;
+}
+
+const char *slinky_kube_list_iter_resource_version(const slinky_kube_list_iter *it)
+{
+    return (it && it->rv) ? it->rv : "";
+}
+
+unsigned slinky_kube_list_iter_restarts(const slinky_kube_list_iter *it)
+{
+    return it ? it->restarts : 0;
+}
