@@ -1,0 +1,431 @@
+/* conf: static checks (what slurmctld would refuse, found before Slurm sees the file). */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf/conf_internal.h"
+
+/* Integer parameters (Slurm's S_P_UINT16/32/64: digits, UNLIMITED or INFINITE). */
+static const char *const numeric_global[] = {
+    "AccountingStoragePort", "BatchStartTimeout", "CompleteWait", "DefMemPerCPU",
+    "DefMemPerNode", "EpilogMsgTime", "FirstJobId", "GetEnvTimeout", "HealthCheckInterval",
+    "InactiveLimit", "KillWait", "MaxArraySize", "MaxJobCount", "MaxJobId", "MaxMemPerCPU",
+    "MaxMemPerNode", "MaxNodeCount", "MaxStepCount", "MaxTasksPerNode", "MessageTimeout",
+    "MinJobAge", "OverTimeLimit", "PriorityWeightAge", "PriorityWeightAssoc",
+    "PriorityWeightFairshare", "PriorityWeightJobSize", "PriorityWeightPartition",
+    "PriorityWeightQOS", "PrologEpilogTimeout", "ResumeRate", "ResumeTimeout", "ReturnToService",
+    "SlurmctldTimeout", "SlurmdTimeout", "SuspendRate", "SuspendTimeout", "TCPTimeout",
+    "TreeWidth", "UnkillableStepTimeout", "VSizeFactor", "WaitTime"};
+static const char *const numeric_node[] = {"Boards", "CoreSpecCount", "CoresPerSocket", "CPUs",
+                                           "MemSpecLimit", "Port", "Procs", "RealMemory",
+                                           "Sockets", "SocketsPerBoard", "ThreadsPerCore",
+                                           "TmpDisk", "Weight"};
+static const char *const numeric_part[] = {"DefMemPerCPU", "DefMemPerNode", "GraceTime",
+                                           "MaxCPUsPerNode", "MaxMemPerCPU", "MaxMemPerNode",
+                                           "MaxNodes", "MinNodes", "PriorityJobFactor",
+                                           "PriorityTier"};
+
+static int in_list(const char *const *l, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++)
+        if (slinky_conf__ieq(l[i], key))
+            return 1;
+    return 0;
+}
+
+static int is_numeric(const char *scope, const char *key)
+{
+    if (!strcmp(scope, "global"))
+        return in_list(numeric_global, SLINKY__ARRAY_SIZE(numeric_global), key);
+    if (!strcmp(scope, "NodeName"))
+        return in_list(numeric_node, SLINKY__ARRAY_SIZE(numeric_node), key);
+    if (!strcmp(scope, "PartitionName"))
+        return in_list(numeric_part, SLINKY__ARRAY_SIZE(numeric_part), key);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- a small string set */
+
+typedef struct sset {
+    const char **slot;
+    size_t cap, n;
+} sset;
+
+static size_t hash(const char *s)
+{
+    size_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* 1 if added, 0 if present, <0 on OOM. Strings are borrowed. */
+static int sset_add(sset *s, const char *str)
+{
+    if ((s->n + 1) * 2 > s->cap) {
+        size_t nc = s->cap ? s->cap * 2 : 64;
+        const char **ns = slinky__calloc(nc, sizeof(*ns));
+        if (!ns)
+            return SLINKY_ENOMEM;
+        for (size_t i = 0; i < s->cap; i++)
+            if (s->slot[i]) {
+                size_t j = hash(s->slot[i]) & (nc - 1);
+                while (ns[j])
+                    j = (j + 1) & (nc - 1);
+                ns[j] = s->slot[i];
+            }
+        free(s->slot);
+        s->slot = ns;
+        s->cap = nc;
+    }
+    size_t j = hash(str) & (s->cap - 1);
+    while (s->slot[j]) {
+        if (!strcmp(s->slot[j], str))
+            return 0;
+        j = (j + 1) & (s->cap - 1);
+    }
+    s->slot[j] = str;
+    s->n++;
+    return 1;
+}
+
+static int sset_has(const sset *s, const char *str)
+{
+    if (!s->cap)
+        return 0;
+    size_t j = hash(str) & (s->cap - 1);
+    while (s->slot[j]) {
+        if (!strcmp(s->slot[j], str))
+            return 1;
+        j = (j + 1) & (s->cap - 1);
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- findings */
+
+typedef struct checker {
+    const slinky_conf *top;
+    unsigned int version;
+    slinky__buf report;
+    int errors;
+    int first_line, first_col;
+    char first[512];
+    char **owned; /* strings kept alive for the sets */
+    size_t nowned;
+} checker;
+
+static void finding(checker *c, int error, const char *file, int line, int col, const char *fmt,
+                    ...) SLINKY_PRINTF(6, 7);
+static void finding(checker *c, int error, const char *file, int line, int col, const char *fmt,
+                    ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    slinky__buf_printf(&c->report, "%s:%d:%d: %s: %s\n", file, line, col,
+                       error ? "error" : "warning", msg);
+    if (error && c->errors++ == 0) {
+        snprintf(c->first, sizeof(c->first), "%s: %s", file, msg);
+        c->first_line = line;
+        c->first_col = col;
+    }
+}
+
+static void check_number(checker *c, const char *file, int line, const slinky_conf__pair *p)
+{
+    const char *v = p->value;
+    if (!slinky__strcasecmp(v, "UNLIMITED") || !slinky__strcasecmp(v, "INFINITE"))
+        return;
+    char *end;
+    long long n = strtoll(v, &end, 10);
+    if (end == v || *end != '\0')
+        finding(c, 1, file, line, p->vcolumn, "%s value \"%s\" is not a valid number", p->key, v);
+    else if (n < 0)
+        finding(c, 1, file, line, p->vcolumn, "%s value (%s) is less than zero", p->key, v);
+}
+
+static int scope_of(const slinky_conf__line *l, const char **scope)
+{
+    if (l->type == SLINKY_CONF_LINE_RECORD && l->npairs)
+        *scope = slinky_conf__record_type(l->pairs[0].key);
+    else
+        *scope = "global";
+    return *scope != NULL;
+}
+
+static int line_visit(const slinky_conf *f, const slinky_conf__line *l, void *payload)
+{
+    checker *c = payload;
+    const char *scope = "global";
+    if (l->type != SLINKY_CONF_LINE_PAIR && l->type != SLINKY_CONF_LINE_RECORD)
+        return 0;
+    if (f->kind == SLINKY_CONF_KIND_PLUGSTACK)
+        return 0;
+    if (f->kind == SLINKY_CONF_KIND_SLURM)
+        scope_of(l, &scope);
+    for (size_t i = 0; i < l->npairs; i++) {
+        const slinky_conf__pair *p = &l->pairs[i];
+        const char *ks = scope;
+        if (f->kind != SLINKY_CONF_KIND_SLURM)
+            ks = "global";
+        if (!slinky_conf_key_is_known(f->kind, ks, p->key, c->version)) {
+            finding(c, 1, f->filename, l->lineno, p->column,
+                    "_parse_next_key: Parsing error at unrecognized key: %s", p->key);
+            continue;
+        }
+        if (!p->value[0]) {
+            finding(c, 1, f->filename, l->lineno, p->column,
+                    "Parse error in file %s line %d: \"%s=\"", f->filename, l->lineno, p->key);
+            continue;
+        }
+        if (f->kind == SLINKY_CONF_KIND_SLURM && i > 0 && is_numeric(scope, p->key))
+            check_number(c, f->filename, l->lineno, p);
+        if (f->kind == SLINKY_CONF_KIND_SLURM && i == 0 && l->type == SLINKY_CONF_LINE_PAIR &&
+            is_numeric("global", p->key))
+            check_number(c, f->filename, l->lineno, p);
+    }
+    return 0;
+}
+
+/* Where a global key is (last occurrence), for positions in messages. */
+struct where {
+    const char *key;
+    const char *file;
+    int line, col;
+};
+
+static int where_visit(const slinky_conf *f, const slinky_conf__line *l, void *payload)
+{
+    struct where *w = payload;
+    if (l->type == SLINKY_CONF_LINE_PAIR && slinky_conf__ieq(l->pairs[0].key, w->key)) {
+        w->file = f->filename;
+        w->line = l->lineno;
+        w->col = l->pairs[0].vcolumn;
+    }
+    return 0;
+}
+
+static struct where where_of(const slinky_conf *conf, const char *key)
+{
+    struct where w = {key, conf->filename, 0, 0};
+    slinky_conf__visit(conf, where_visit, &w);
+    return w;
+}
+
+static int has_option(const char *list, const char *opt)
+{
+    if (!list)
+        return 0;
+    size_t n = strlen(opt);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t l = e ? (size_t)(e - p) : strlen(p);
+        if (l == n && !strncasecmp(p, opt, n))
+            return 1;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    return 0;
+}
+
+static void check_pairs(checker *c)
+{
+    const slinky_conf *conf = c->top;
+    const char *v;
+    /* PreemptType without PreemptMode */
+    v = slinky_conf_get(conf, "PreemptType");
+    if (v && strcmp(v, "preempt/none") != 0) {
+        const char *mode = slinky_conf_get(conf, "PreemptMode");
+        if (!mode || !slinky__strcasecmp(mode, "OFF")) {
+            struct where w = where_of(conf, "PreemptType");
+            finding(c, 1, w.file, w.line, w.col, "PreemptType and PreemptMode values incompatible");
+        }
+    }
+    v = slinky_conf_get(conf, "JobContainerType");
+    if (v && !strcmp(v, "job_container/tmpfs") &&
+        !has_option(slinky_conf_get(conf, "PrologFlags"), "Contain")) {
+        struct where w = where_of(conf, "JobContainerType");
+        finding(c, 1, w.file, w.line, w.col,
+                "PrologFlags=Contain is required for use with job_container/tmpfs");
+    }
+    v = slinky_conf_get(conf, "MaxNodeCount");
+    if (v) {
+        const char *sel = slinky_conf_get(conf, "SelectType");
+        if (!sel || strcmp(sel, "select/cons_tres") != 0) {
+            struct where w = where_of(conf, "MaxNodeCount");
+            finding(c, 1, w.file, w.line, w.col, "MaxNodeCount only compatible with cons_tres");
+        }
+    }
+    /* plugins the version does not have; plugin names are case-sensitive */
+    static const char *const plugin_keys[] = {"AuthType", "CredType", "SelectType",
+                                              "SchedulerType", "ProctrackType", "TaskPlugin",
+                                              "AccountingStorageType", "JobAcctGatherType",
+                                              "JobCompType", "SwitchType", "MpiDefault",
+                                              "AuthAltTypes", "JobContainerType"};
+    for (size_t i = 0; i < SLINKY__ARRAY_SIZE(plugin_keys); i++) {
+        v = slinky_conf_get(conf, plugin_keys[i]);
+        if (!v)
+            continue;
+        struct where w = where_of(conf, plugin_keys[i]);
+        int upper = 0;
+        for (const char *p = v; *p; p++)
+            upper |= isupper((unsigned char)*p);
+        if (upper)
+            finding(c, 1, w.file, w.line, w.col, "Can't find plugin for %s", v);
+        else if (c->version < 2311 && (!strcmp(v, "auth/slurm") || !strcmp(v, "cred/slurm")))
+            finding(c, 1, w.file, w.line, w.col,
+                    "Couldn't find the specified plugin name for %s looking at all files "
+                    "(Slurm %u.%02u has no %s)",
+                    v, c->version / 100, c->version % 100, v);
+    }
+    v = slinky_conf_get(conf, "AccountingStorageEnforce");
+    const char *ast = slinky_conf_get(conf, "AccountingStorageType");
+    if (v && (!ast || !strcmp(ast, "accounting_storage/none"))) {
+        struct where w = where_of(conf, "AccountingStorageEnforce");
+        finding(c, 0, w.file, w.line, w.col,
+                "You can not have AccountingStorageEnforce set for "
+                "AccountingStorageType='accounting_storage/none'");
+    }
+    if (conf->kind == SLINKY_CONF_KIND_SLURM && !slinky_conf_get(conf, "SlurmctldHost") &&
+        !slinky_conf_get(conf, "ControlMachine"))
+        finding(c, 0, conf->filename, 1, 1, "no SlurmctldHost: daemons cannot find slurmctld");
+}
+
+static int keep(checker *c, char *s)
+{
+    char **o = slinky__realloc(c->owned, (c->nowned + 1) * sizeof(*o));
+    if (!o) {
+        free(s);
+        return SLINKY_ENOMEM;
+    }
+    c->owned = o;
+    o[c->nowned++] = s;
+    return 0;
+}
+
+static int check_records(checker *c)
+{
+    slinky_conf__record *nodes = NULL, *parts = NULL, *sets = NULL;
+    size_t nn = 0, np = 0, ns = 0;
+    sset hosts = {NULL, 0, 0}, pnames = {NULL, 0, 0}, snames = {NULL, 0, 0};
+    int rc = slinky_conf__records(&nodes, &nn, c->top, "NodeName");
+    if (rc == 0)
+        rc = slinky_conf__records(&parts, &np, c->top, "PartitionName");
+    if (rc == 0)
+        rc = slinky_conf__records(&sets, &ns, c->top, "NodeSet");
+    for (size_t i = 0; rc == 0 && i < nn; i++) {
+        char **v = NULL;
+        size_t n = 0;
+        if (slinky_conf_hostlist_expand(&v, &n, nodes[i].name) < 0) {
+            finding(c, 1, nodes[i].file, nodes[i].lineno, nodes[i].column, "%s",
+                    slinky_error_last()->message);
+            slinky_error_clear();
+            continue;
+        }
+        for (size_t j = 0; rc == 0 && j < n; j++) {
+            int added = sset_add(&hosts, v[j]);
+            if (added < 0)
+                rc = added;
+            else if (!added)
+                finding(c, 1, nodes[i].file, nodes[i].lineno, nodes[i].column,
+                        "Duplicated NodeHostName %s in config file", v[j]);
+            if (added > 0) {
+                rc = keep(c, v[j]);
+                v[j] = NULL;
+            }
+        }
+        slinky_conf_strv_free(v, n);
+    }
+    for (size_t i = 0; rc == 0 && i < ns; i++) {
+        int added = sset_add(&snames, sets[i].name);
+        if (added < 0)
+            rc = added;
+        else if (!added)
+            finding(c, 1, sets[i].file, sets[i].lineno, sets[i].column,
+                    "duplicate entry for NodeSet %s", sets[i].name);
+        if (sset_has(&hosts, sets[i].name))
+            finding(c, 1, sets[i].file, sets[i].lineno, sets[i].column,
+                    "NodeSet %s collides with a NodeName of the same name", sets[i].name);
+    }
+    for (size_t i = 0; rc == 0 && i < np; i++) {
+        int added = sset_add(&pnames, parts[i].name);
+        if (added < 0)
+            rc = added;
+        else if (!added)
+            finding(c, 1, parts[i].file, parts[i].lineno, parts[i].column,
+                    "_build_single_partitionline_info: duplicate entry for partition %s",
+                    parts[i].name);
+        const char *nodelist = slinky_conf__record_value(&parts[i], "Nodes");
+        if (!nodelist || !slinky__strcasecmp(nodelist, "ALL"))
+            continue;
+        char **v = NULL;
+        size_t n = 0;
+        if (slinky_conf_hostlist_expand(&v, &n, nodelist) < 0) {
+            finding(c, 1, parts[i].file, parts[i].lineno, parts[i].column, "%s",
+                    slinky_error_last()->message);
+            slinky_error_clear();
+            continue;
+        }
+        for (size_t j = 0; j < n; j++)
+            if (!sset_has(&hosts, v[j]) && !sset_has(&snames, v[j]) &&
+                slinky__strcasecmp(v[j], "ALL")) {
+                finding(c, 1, parts[i].file, parts[i].lineno, parts[i].column,
+                        "_find_node_record: lookup failure for node \"%s\"; Invalid node names "
+                        "in partition %s",
+                        v[j], parts[i].name);
+                break;
+            }
+        slinky_conf_strv_free(v, n);
+    }
+    free(hosts.slot);
+    free(pnames.slot);
+    free(snames.slot);
+    slinky_conf__records_free(nodes, nn);
+    slinky_conf__records_free(parts, np);
+    slinky_conf__records_free(sets, ns);
+    return rc;
+}
+
+slinky_status slinky_conf_check(char **report_out, const slinky_conf *conf,
+                                 unsigned int slurm_version)
+{
+    if (!conf)
+        return slinky__error_set(SLINKY_EINVALID, "conf: check: NULL argument");
+    checker c;
+    memset(&c, 0, sizeof(c));
+    c.top = conf;
+    c.version = slinky_conf__version(slurm_version);
+    slinky__buf_puts(&c.report, "");
+    for (size_t i = 0; i < conf->nwarnings; i++)
+        slinky__buf_printf(&c.report, "%s\n", conf->warnings[i]);
+    int rc = slinky_conf__visit(conf, line_visit, &c);
+    if (rc == 0 && conf->kind == SLINKY_CONF_KIND_SLURM) {
+        check_pairs(&c);
+        rc = check_records(&c);
+    }
+    for (size_t i = 0; i < c.nowned; i++)
+        free(c.owned[i]);
+    free(c.owned);
+    if (rc == 0 && c.report.failed)
+        rc = SLINKY_ENOMEM;
+    if (rc < 0) {
+        slinky__buf_dispose(&c.report);
+        return slinky__error_oom();
+    }
+    if (report_out)
+        *report_out = slinky__buf_detach(&c.report, NULL);
+    else
+        slinky__buf_dispose(&c.report);
+    if (c.errors) {
+        slinky__error_set_pos(SLINKY_EINVALID, c.first_line, c.first_col, "%s%s", c.first,
+                              c.errors > 1 ? " (and more errors)" : "");
+        return SLINKY_EINVALID;
+    }
+    return 0;
+}
