@@ -256,8 +256,11 @@ static void check_pairs(checker *c)
     }
     v = slinky_conf_get(conf, "MaxNodeCount");
     if (v) {
+        /* the default select plugin is select/linear before 23.02, cons_tres after */
         const char *sel = slinky_conf_get(conf, "SelectType");
-        if (!sel || strcmp(sel, "select/cons_tres") != 0) {
+        if (!sel)
+            sel = c->version < 2302 ? "select/linear" : "select/cons_tres";
+        if (strcmp(sel, "select/cons_tres") != 0) {
             struct where w = where_of(conf, "MaxNodeCount");
             finding(c, 1, w.file, w.line, w.col, "MaxNodeCount only compatible with cons_tres");
         }
