@@ -1,0 +1,3 @@
+#!/bin/sh
+echo "plugin says no" >&2
+exit 7
