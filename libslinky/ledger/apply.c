@@ -300,6 +300,8 @@ static int take_id(txn *t, slinky_ledger__event *ev, const char *what)
         if (id_used(t, ev->id)) {
             char *owner = NULL;
             id_owner(&owner, t, ev->id);
+            if (owner)
+                owner[strcspn(owner, "\n")] = '\0';
             rc = slinky__error_set(SLINKY_EEXISTS, "id %u is already taken by %s", ev->id,
                                    owner ? owner : "another entry");
             free(owner);

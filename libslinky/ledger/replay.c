@@ -420,6 +420,8 @@ slinky_status slinky_ledger_replay(char **plan_out, slinky_ledger *ledger,
         run.sink = sinks[i].name;
         run.done = run.total = 0;
         rc = sinks[i].fn(&run);
+        if (rc == 0 && opts->progress)
+            opts->progress(run.sink, run.total, run.total, "done", opts->payload);
         if (rc == 0 && !opts->dry_run) {
             git_reference *ref = NULL;
             if (git_reference_create(&ref, ledger->repo, refname, &tip_id, 1, "replay") < 0)

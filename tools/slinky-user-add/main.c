@@ -1,0 +1,412 @@
+/* slinky-user-add: record a user in the identity ledger and converge sinks. */
+#include <getopt.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "slinky.h"
+
+enum { EX_OK = 0, EX_FAIL = 1, EX_USAGE = 2, EX_CONFLICT = 3, EX_INVALID = 4, EX_NOLEDGER = 5 };
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: slinky-user-add NAME [options]\n"
+            "\n"
+            "Record user NAME in the identity ledger (uid/gid allocated by the ledger) and\n"
+            "converge the chosen sinks. Running the same command again changes nothing.\n"
+            "\n"
+            "options:\n"
+            "  --ssh-key-file F   add the OpenSSH public key(s) in F (tag: file name without\n"
+            "                     .pub); may be repeated\n"
+            "  --uid N            use uid N (must be free) instead of allocating one\n"
+            "  --group G          make NAME a member of group G (created when missing);\n"
+            "                     may be repeated\n"
+            "  --account A        associate NAME with Slurm account A (created when missing)\n"
+            "  --gecos TEXT, --shell PATH, --home PATH\n"
+            "  --ledger PATH      ledger repository (default $SLINKY_LEDGER or\n"
+            "                     /var/lib/slinky/ledger)\n"
+            "  --apply SINKS      converge sinks afterwards: posix,slurm,kanidm\n"
+            "  --root DIR         root folder of the posix sink (default /)\n"
+            "  --incarnation X    cluster incarnation for replay progress (default 'default')\n"
+            "  --sacctmgr BIN, --kanidm BIN   programs used by the slurm and kanidm sinks\n"
+            "  --actor NAME       who is recorded as the author (default $USER)\n"
+            "  --dry-run          print the events that would be recorded; change nothing\n"
+            "  -h, --help         this text\n"
+            "\n"
+            "exit codes: 0 ok (also: nothing to do), 1 failure, 2 usage, 3 conflict (name or\n"
+            "id taken, sink conflict), 4 invalid input (name, key, uid), 5 no ledger\n");
+}
+
+static int code_of(int status)
+{
+    switch (status) {
+    case SLINKY_ECONFLICT:
+    case SLINKY_EEXISTS: return EX_CONFLICT;
+    case SLINKY_EINVALID:
+    case SLINKY_EPARSE: return EX_INVALID;
+    case SLINKY_ENOTFOUND: return EX_NOLEDGER;
+    default: return EX_FAIL;
+    }
+}
+
+static int die(const char *what)
+{
+    const slinky_error *e = slinky_error_last();
+    fprintf(stderr, "slinky-user-add: %s: %s\n", what, e->message);
+    return code_of(e->code);
+}
+
+typedef struct keyin {
+    char *tag, *key;
+} keyin;
+
+/* Read the keys of a file: every non-empty, non-comment line. */
+static int read_keys(keyin **keys, size_t *n, const char *file)
+{
+    FILE *f = fopen(file, "r");
+    if (!f) {
+        fprintf(stderr, "slinky-user-add: --ssh-key-file %s: ", file);
+        perror(NULL);
+        return EX_INVALID;
+    }
+    char *base = strdup(file);
+    char *b = basename(base);
+    size_t bl = strlen(b);
+    if (bl > 4 && !strcmp(b + bl - 4, ".pub"))
+        b[bl - 4] = '\0';
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0, count = 0, rc = EX_OK;
+    while (getline(&line, &cap, f) > 0) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = '\0';
+        char *p = line + strspn(line, " \t");
+        if (!*p || *p == '#')
+            continue;
+        if (slinky_ledger_ssh_key_check(p) < 0) {
+            fprintf(stderr, "slinky-user-add: %s line %d: %s\n", file, lineno,
+                    slinky_error_last()->message);
+            rc = EX_INVALID;
+            break;
+        }
+        *keys = realloc(*keys, (*n + 1) * sizeof(**keys));
+        char tag[80];
+        if (count == 0)
+            snprintf(tag, sizeof(tag), "%.64s", b);
+        else
+            snprintf(tag, sizeof(tag), "%.60s-%d", b, count + 1);
+        for (char *t = tag; *t; t++)
+            if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.@", *t))
+                *t = '_';
+        (*keys)[*n].tag = strdup(tag);
+        (*keys)[*n].key = strdup(p);
+        (*n)++;
+        count++;
+    }
+    if (rc == EX_OK && count == 0) {
+        fprintf(stderr, "slinky-user-add: %s holds no public key\n", file);
+        rc = EX_INVALID;
+    }
+    free(line);
+    free(base);
+    fclose(f);
+    return rc;
+}
+
+/* Parse a record; NULL when absent. */
+static slinky_doc *record(slinky_ledger *l, const char *kind, const char *name)
+{
+    char *json = NULL;
+    if (slinky_ledger_get(&json, l, kind, name) < 0)
+        return NULL;
+    slinky_doc *d = NULL;
+    slinky_doc_parse_json(&d, json, strlen(json));
+    slinky_free(json);
+    return d;
+}
+
+static bool list_has(slinky_doc *d, const char *list, const char *name)
+{
+    slinky_doc_value *a = slinky_doc_value_get(slinky_doc_root(d), list);
+    for (size_t i = 0; i < slinky_doc_value_size(a); i++) {
+        const char *s = slinky_doc_value_get_string(slinky_doc_value_at(a, i));
+        if (s && !strcmp(s, name))
+            return true;
+    }
+    return false;
+}
+
+/* Same key material (type + base64), ignoring comments. */
+static bool same_key(const char *a, const char *b)
+{
+    size_t la = strcspn(a, " \t"), lb = strcspn(b, " \t");
+    if (la != lb || strncmp(a, b, la) != 0)
+        return false;
+    a += la + strspn(a + la, " \t");
+    b += lb + strspn(b + lb, " \t");
+    la = strcspn(a, " \t");
+    lb = strcspn(b, " \t");
+    return la == lb && !strncmp(a, b, la);
+}
+
+typedef struct ctx {
+    slinky_ledger *l;
+    bool dry;
+    const char *actor;
+    int recorded;
+} ctx;
+
+static int record_event(ctx *c, slinky_ledger_event *ev)
+{
+    ev->actor = c->actor;
+    if (c->dry) {
+        printf("would record: %s %s%s%s%s%s\n", slinky_ledger_event_kind_name(ev->kind),
+               ev->name, ev->target ? " " : "", ev->target ? ev->target : "",
+               ev->tag ? " tag=" : "", ev->tag ? ev->tag : "");
+        return EX_OK;
+    }
+    char *res = NULL;
+    if (slinky_ledger_append(&res, c->l, ev) < 0)
+        return die(slinky_ledger_event_kind_name(ev->kind));
+    printf("recorded: %s\n", res);
+    slinky_free(res);
+    c->recorded++;
+    return EX_OK;
+}
+
+int main(int argc, char **argv)
+{
+    const char *ledger_path = getenv("SLINKY_LEDGER");
+    if (!ledger_path || !*ledger_path)
+        ledger_path = "/var/lib/slinky/ledger";
+    const char *account = NULL, *apply = NULL, *root = "/", *incarnation = NULL;
+    const char *sacctmgr = NULL, *kanidm = NULL, *gecos = NULL, *shell = NULL, *home = NULL;
+    const char *actor = NULL;
+    unsigned long uid = 0;
+    bool dry = false;
+    const char **groups = calloc((size_t)argc + 1, sizeof(char *));
+    const char **keyfiles = calloc((size_t)argc + 1, sizeof(char *));
+    size_t ngroups = 0, nkeyfiles = 0;
+    static const struct option lo[] = {
+        {"ssh-key-file", 1, 0, 'k'}, {"uid", 1, 0, 'u'},        {"group", 1, 0, 'g'},
+        {"account", 1, 0, 'a'},      {"ledger", 1, 0, 'l'},     {"apply", 1, 0, 'A'},
+        {"dry-run", 0, 0, 'n'},      {"root", 1, 0, 'r'},       {"incarnation", 1, 0, 'i'},
+        {"sacctmgr", 1, 0, 'S'},     {"kanidm", 1, 0, 'K'},     {"gecos", 1, 0, 'c'},
+        {"shell", 1, 0, 's'},        {"home", 1, 0, 'd'},       {"actor", 1, 0, 'w'},
+        {"help", 0, 0, 'h'},         {0, 0, 0, 0}};
+    int o;
+    while ((o = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        switch (o) {
+        case 'k': keyfiles[nkeyfiles++] = optarg; break;
+        case 'u': {
+            char *e = NULL;
+            uid = strtoul(optarg, &e, 10);
+            if (!*optarg || *e || uid == 0 || uid > 0x7fffffffUL) {
+                fprintf(stderr, "slinky-user-add: --uid '%s' is not a valid uid\n", optarg);
+                return EX_INVALID;
+            }
+            break;
+        }
+        case 'g': groups[ngroups++] = optarg; break;
+        case 'a': account = optarg; break;
+        case 'l': ledger_path = optarg; break;
+        case 'A': apply = optarg; break;
+        case 'n': dry = true; break;
+        case 'r': root = optarg; break;
+        case 'i': incarnation = optarg; break;
+        case 'S': sacctmgr = optarg; break;
+        case 'K': kanidm = optarg; break;
+        case 'c': gecos = optarg; break;
+        case 's': shell = optarg; break;
+        case 'd': home = optarg; break;
+        case 'w': actor = optarg; break;
+        case 'h': usage(stdout); return EX_OK;
+        default: usage(stderr); return EX_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "slinky-user-add: exactly one user NAME is required\n");
+        usage(stderr);
+        return EX_USAGE;
+    }
+    const char *name = argv[optind];
+    /* validate every input before writing anything */
+    if (!slinky_ledger_name_is_valid(name)) {
+        fprintf(stderr, "slinky-user-add: '%s' is not a portable user name (lowercase letters, "
+                        "digits, '_', '-', '.', starting with a letter or '_', at most 32)\n",
+                name);
+        return EX_INVALID;
+    }
+    for (size_t i = 0; i < ngroups; i++)
+        if (!slinky_ledger_name_is_valid(groups[i])) {
+            fprintf(stderr, "slinky-user-add: --group '%s' is not a valid group name\n",
+                    groups[i]);
+            return EX_INVALID;
+        }
+    if (account && !slinky_ledger_name_is_valid(account)) {
+        fprintf(stderr, "slinky-user-add: --account '%s' is not a valid account name\n",
+                account);
+        return EX_INVALID;
+    }
+    unsigned sinks = 0;
+    if (apply) {
+        char *s = strdup(apply), *save = NULL;
+        for (char *t = strtok_r(s, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            if (!strcmp(t, "posix"))
+                sinks |= SLINKY_LEDGER_SINK_POSIX;
+            else if (!strcmp(t, "slurm"))
+                sinks |= SLINKY_LEDGER_SINK_SLURM;
+            else if (!strcmp(t, "kanidm"))
+                sinks |= SLINKY_LEDGER_SINK_KANIDM;
+            else {
+                fprintf(stderr, "slinky-user-add: --apply: unknown sink '%s' (posix, slurm, "
+                                "kanidm)\n",
+                        t);
+                free(s);
+                return EX_USAGE;
+            }
+        }
+        free(s);
+    }
+    keyin *keys = NULL;
+    size_t nkeys = 0;
+    for (size_t i = 0; i < nkeyfiles; i++) {
+        int rc = read_keys(&keys, &nkeys, keyfiles[i]);
+        if (rc != EX_OK)
+            return rc;
+    }
+    if (slinky_global_init() < 0)
+        return die("init");
+    ctx c = {NULL, dry, actor, 0};
+    int rc = EX_OK;
+    if (slinky_ledger_open(&c.l, ledger_path) < 0) {
+        rc = die("open ledger");
+        fprintf(stderr, "slinky-user-add: create one with: slinkyctl ledger --ledger %s init\n",
+                ledger_path);
+        goto out;
+    }
+    /* user */
+    slinky_doc *u = record(c.l, "user", name);
+    if (u) {
+        slinky_doc_value *r = slinky_doc_root(u);
+        const char *state = slinky_doc_value_path_string(r, "state", "active");
+        int64_t have = slinky_doc_value_path_int(r, "uid", 0);
+        if (!strcmp(state, "deleted")) {
+            fprintf(stderr, "slinky-user-add: user '%s' was deleted; names and ids are never "
+                            "reused\n",
+                    name);
+            rc = EX_CONFLICT;
+        } else if (uid && (unsigned long)have != uid) {
+            fprintf(stderr, "slinky-user-add: user '%s' exists with uid %lld, not %lu\n", name,
+                    (long long)have, uid);
+            rc = EX_CONFLICT;
+        } else {
+            printf("user %s exists (uid %lld)\n", name, (long long)have);
+        }
+    } else {
+        slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
+        ev.kind = SLINKY_LEDGER_USER_ADD;
+        ev.name = name;
+        ev.id = (uint32_t)uid;
+        ev.gecos = gecos;
+        ev.shell = shell;
+        ev.home = home;
+        rc = record_event(&c, &ev);
+    }
+    /* keys */
+    for (size_t i = 0; rc == EX_OK && i < nkeys; i++) {
+        bool have = false;
+        slinky_doc_value *ka = u ? slinky_doc_value_get(slinky_doc_root(u), "keys") : NULL;
+        for (size_t k = 0; k < slinky_doc_value_size(ka); k++) {
+            slinky_doc_value *kv = slinky_doc_value_at(ka, k);
+            const char *kk = slinky_doc_value_path_string(kv, "key", "");
+            const char *tt = slinky_doc_value_path_string(kv, "tag", "");
+            if (same_key(kk, keys[i].key)) {
+                have = true;
+                printf("key %s of %s is recorded\n", tt, name);
+            } else if (!strcmp(tt, keys[i].tag)) {
+                fprintf(stderr, "slinky-user-add: user '%s' has another key tagged '%s'\n", name,
+                        tt);
+                rc = EX_CONFLICT;
+            }
+        }
+        if (!have && rc == EX_OK) {
+            slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
+            ev.kind = SLINKY_LEDGER_KEY_ADD;
+            ev.name = name;
+            ev.tag = keys[i].tag;
+            ev.key = keys[i].key;
+            rc = record_event(&c, &ev);
+        }
+    }
+    /* groups */
+    for (size_t i = 0; rc == EX_OK && i < ngroups; i++) {
+        slinky_doc *g = record(c.l, "group", groups[i]);
+        if (!g) {
+            slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
+            ev.kind = SLINKY_LEDGER_GROUP_ADD;
+            ev.name = groups[i];
+            rc = record_event(&c, &ev);
+        }
+        if (rc == EX_OK && (!g || !list_has(g, "members", name))) {
+            slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
+            ev.kind = SLINKY_LEDGER_MEMBER_ADD;
+            ev.name = name;
+            ev.target = groups[i];
+            rc = record_event(&c, &ev);
+        }
+        slinky_doc_free(g);
+    }
+    /* Slurm account and association */
+    if (rc == EX_OK && account) {
+        slinky_doc *a = record(c.l, "account", account);
+        if (!a) {
+            slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
+            ev.kind = SLINKY_LEDGER_ACCOUNT_ADD;
+            ev.name = account;
+            rc = record_event(&c, &ev);
+        }
+        if (rc == EX_OK && (!a || !list_has(a, "users", name))) {
+            slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
+            ev.kind = SLINKY_LEDGER_ASSOC_ADD;
+            ev.name = name;
+            ev.target = account;
+            rc = record_event(&c, &ev);
+        }
+        slinky_doc_free(a);
+    }
+    slinky_doc_free(u);
+    if (rc == EX_OK && !dry && c.recorded == 0)
+        printf("nothing to record: %s is up to date in the ledger\n", name);
+    /* sinks */
+    if (rc == EX_OK && sinks) {
+        slinky_ledger_replay_options ro = SLINKY_LEDGER_REPLAY_OPTIONS_INIT;
+        ro.sinks = sinks;
+        ro.posix_root = root;
+        ro.incarnation = incarnation;
+        ro.sacctmgr = sacctmgr;
+        ro.kanidm = kanidm;
+        ro.dry_run = dry;
+        char *plan = NULL;
+        if (slinky_ledger_replay(&plan, c.l, &ro) < 0) {
+            rc = die("apply");
+        } else {
+            printf("%s", plan);
+            slinky_free(plan);
+        }
+    }
+out:
+    slinky_ledger_free(c.l);
+    for (size_t i = 0; i < nkeys; i++) {
+        free(keys[i].tag);
+        free(keys[i].key);
+    }
+    free(keys);
+    free(groups);
+    free(keyfiles);
+    slinky_global_shutdown();
+    return rc;
+}
