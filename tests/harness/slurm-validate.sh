@@ -112,12 +112,13 @@ if grep -qiE '^[[:space:]]*AuthAltTypes[[:space:]]*=.*auth/jwt' "$c"; then
 fi
 
 # started directly (not through the run function) so that $! is slurmctld itself
+: > "$hd/out"   # exists before the first poll below
 pre=(); if [ -n "$R" ]; then pre=("$HERE/inroot.sh" "$R" "$hd/sysrun"); fi
 "${pre[@]}" env SLURM_CONF="$d/etc/slurm.conf" slurmctld -D -f "$d/etc/slurm.conf" </dev/null >"$hd/out" 2>&1 &
 cpid=$!
 end=$((SECONDS + WAIT)); res=2
 while [ $SECONDS -lt $end ]; do
-  if grep -q 'Running as primary controller' "$hd/out"; then res=0; break; fi
+  if grep -qs 'Running as primary controller' "$hd/out"; then res=0; break; fi
   if ! hx_alive "$cpid"; then res=1; break; fi
   sleep 0.05
 done
