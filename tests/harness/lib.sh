@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # lib.sh -- helpers shared by slurm-ci.sh, slurm-validate.sh and slurm24.sh (sourced, not run).
 #
 # Port blocks: a caller asks for COUNT consecutive TCP ports below the kernel's ephemeral range.
@@ -39,10 +40,10 @@ hx_reservation_stale() {
 # hx_reserve_ports COUNT OWNER [LO HI]: print a free base (multiple of COUNT rounded to 8)
 # and claim it; OWNER is "dir:/path" or "pid:N". Returns 1 after many failed attempts.
 hx_reserve_ports() {
-  local n=$1 owner=$2 lo=${3:-20000} hi=${4:-32000} step base try r
+  local n=$1 owner=$2 lo=${3:-20000} hi=${4:-32000} step base r
   step=$(( (n + 7) / 8 * 8 ))
   mkdir -p "$SLURM_CI_PORT_DIR"; chmod 1777 "$SLURM_CI_PORT_DIR" 2>/dev/null || true
-  for try in $(seq 1 200); do
+  for _ in $(seq 1 200); do
     base=$(( lo + (RANDOM * 32768 + RANDOM) % ((hi - lo - n) / step) * step ))
     r=$SLURM_CI_PORT_DIR/$base
     if [ -d "$r" ]; then

@@ -371,6 +371,7 @@ down_all() {
   if [ -s "$T/run/slurmctld.pid" ] && hx_alive "$(hx_pid_of "$T/run/slurmctld.pid")"; then
     # job steps (slurmstepd) outlive slurmd: cancel jobs and let the queue drain first
     if [ -n "$(squeue -h -o %i 2>/dev/null)" ]; then
+      # shellcheck disable=SC2046  # job ids: split on purpose
       scancel --full $(squeue -h -o %i 2>/dev/null) 2>/dev/null || true
       local end=$((SECONDS + 15))
       while [ -n "$(squeue -h -o %i 2>/dev/null)" ] && [ $SECONDS -lt $end ]; do sleep 0.1; done

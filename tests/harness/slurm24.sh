@@ -95,6 +95,7 @@ umount_api_if_unused() {
 # auth/slurm "sack" sockets live at fixed /run paths; see inroot.sh)
 inroot() { "$HERE/inroot.sh" "$R" "$R$S/sysrun" env SLURM_CONF="$S/etc/slurm.conf" "$@"; }
 
+# shellcheck disable=SC1090
 load_state() { if [ -s "$R$S/ci.state" ]; then . "$R$S/ci.state"; fi; }
 
 write_conf() {
@@ -239,6 +240,7 @@ down_all() {
   local f
   load_state
   if hx_alive "$(hx_pid_of "$R$S/run/slurmctld.pid")" && [ -n "$(inroot squeue -h -o %i 2>/dev/null)" ]; then
+    # shellcheck disable=SC2046  # job ids: split on purpose
     inroot scancel --full $(inroot squeue -h -o %i 2>/dev/null) 2>/dev/null || true
     local end=$((SECONDS + 15))
     while [ -n "$(inroot squeue -h -o %i 2>/dev/null)" ] && [ $SECONDS -lt $end ]; do sleep 0.1; done

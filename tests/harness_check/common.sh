@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # common.sh -- sourced by the harness_check tests: assertions that fail loudly.
 set -euo pipefail
 H=${SLINKY_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}/tests/harness

@@ -32,6 +32,9 @@ expect_match "24.11 names the key" "$v" "unrecognized key: FooBar"
 set +e; v=$("$H/slurm24.sh" validate "$W/step/slurm.conf" 2>&1); rc=$?; set -e
 expect_eq "24.11 rejects enable_stepmgr without PrologFlags=contain (rc)" "$rc" 1
 expect_match "24.11 says why" "$v" "STEP_MGR not supported without PrologFlags=contain"
+mkdir -p "$W/munge"; sed -e 's#auth/slurm#auth/munge#; s#cred/slurm#cred/munge#' "$W/good/slurm.conf" > "$W/munge/slurm.conf"
+set +e; v=$("$H/slurm24.sh" validate "$W/munge/slurm.conf" 2>&1); rc=$?; set -e
+expect_eq "24.11 accepts auth/munge (private munged in the chroot)" "$v" "ACCEPTED"
 set +e; v=$("$H/slurm-validate.sh" "$W/good/slurm.conf" 2>&1); rc=$?; set -e
 expect_eq "22.05 rejects the auth/slurm file" "$rc" 1
 expect_match "22.05 names the missing plugin" "$v" "auth/slurm|cred/slurm"
