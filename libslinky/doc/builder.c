@@ -20,6 +20,7 @@ void slinky_doc__builder_dispose(slinky_doc__builder *b)
     free(b->entries);
     free(b->frames);
     free(b->hash);
+    free(b->key_cache);
     memset(b, 0, sizeof(*b));
 }
 
@@ -44,38 +45,42 @@ int slinky_doc__builder_open(slinky_doc__builder *b, int is_object)
     return 0;
 }
 
-static int push_entry(slinky_doc__builder *b, const char *key, size_t keylen, slinky_doc_value *v,
-                      unsigned flags)
+int slinky_doc__builder_grow(slinky_doc__builder *b)
 {
-    if (b->n_entries == b->cap_entries) {
-        size_t cap = b->cap_entries ? b->cap_entries * 2 : 256;
-        slinky_doc__entry *e = realloc(b->entries, cap * sizeof(*e));
-        if (!e)
-            return slinky__error_oom();
-        b->entries = e;
-        b->cap_entries = cap;
-    }
-    slinky_doc__entry *e = &b->entries[b->n_entries++];
-    e->key = key;
-    e->keylen = keylen;
-    e->value = v;
-    e->flags = flags;
+    size_t cap = b->cap_entries ? b->cap_entries * 2 : 256;
+    slinky_doc__entry *e = realloc(b->entries, cap * sizeof(*e));
+    if (!e)
+        return slinky__error_oom();
+    b->entries = e;
+    b->cap_entries = cap;
     return 0;
 }
 
-int slinky_doc__builder_add(slinky_doc__builder *b, slinky_doc_value *v, unsigned flags)
+const char *slinky_doc__builder_key(slinky_doc__builder *b, const char *key, size_t len)
 {
-    if (b->depth == 0) {
-        b->result = v;
-        return 0;
+    if (len > 64 || len < 8)
+        return slinky_doc__strdup(b->doc, key, len);
+    if (!b->key_cache) {
+        b->key_cache = calloc(SLINKY_DOC__KEY_CACHE, sizeof(*b->key_cache));
+        if (!b->key_cache)
+            return slinky_doc__strdup(b->doc, key, len);
     }
-    slinky_doc__frame *f = &b->frames[b->depth - 1];
-    if (!f->is_object)
-        return push_entry(b, NULL, 0, v, 0);
-    int rc = push_entry(b, f->key, f->keylen, v, f->key_flags);
-    f->have_key = 0;
-    f->key_flags = 0;
-    return rc;
+    uint64_t head, tail;
+    memcpy(&head, key, 8);
+    memcpy(&tail, key + len - 8, 8);
+    uint64_t h = (head ^ (tail * 0x9E3779B97F4A7C15ULL) ^ len) * 0xff51afd7ed558ccdULL;
+    struct slinky_doc__key_slot *s = &b->key_cache[(h >> 40) & (SLINKY_DOC__KEY_CACHE - 1)];
+    if (s->len == len && s->head == head && s->tail == tail &&
+        (len <= 16 || memcmp(s->key + 8, key + 8, len - 16) == 0))
+        return s->key;
+    const char *k = slinky_doc__strdup(b->doc, key, len);
+    if (k) {
+        s->head = head;
+        s->tail = tail;
+        s->key = k;
+        s->len = len;
+    }
+    return k;
 }
 
 static uint32_t hash_key(const char *k, size_t n)
@@ -139,9 +144,48 @@ static void ob_put(objbuild *ob, const char *key, size_t keylen, slinky_doc_valu
     ob_add(ob, key, keylen, v, slot);
 }
 
+/* Objects without merge entries and with few members: a 64-bit filter skips most compares. */
+static int build_small(slinky_doc__builder *b, slinky_doc_value *obj, const slinky_doc__entry *e,
+                       size_t n)
+{
+    slinky_doc__member *m = slinky_doc__alloc(b->doc, n * sizeof(*m));
+    if (!m)
+        return SLINKY_ENOMEM;
+    uint64_t seen = 0;
+    uint32_t out = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *k = e[i].key;
+        size_t kl = e[i].keylen;
+        uint64_t bit = 1ULL << ((kl * 7 + (kl ? (unsigned char)k[kl - 1] * 3 +
+                                                    (unsigned char)k[0] : 0)) & 63);
+        if (seen & bit) {
+            uint32_t j;
+            for (j = 0; j < out; j++) {
+                if (m[j].keylen == kl && (m[j].key == k || memcmp(m[j].key, k, kl) == 0))
+                    break;
+            }
+            if (j < out) {
+                m[j].value = e[i].value;
+                continue;
+            }
+        }
+        seen |= bit;
+        m[out].key = k;
+        m[out].keylen = kl;
+        m[out].value = e[i].value;
+        out++;
+    }
+    obj->type = SLINKY_DOC_OBJECT;
+    obj->u.obj.m = m;
+    obj->u.obj.n = obj->u.obj.cap = out;
+    return 0;
+}
+
 int slinky_doc__build_object(slinky_doc__builder *b, slinky_doc_value *obj,
                              const slinky_doc__entry *e, size_t n)
 {
+    if (!b->saw_merge && n && n <= 16)
+        return build_small(b, obj, e, n);
     /* upper bound of members */
     size_t total = 0;
     for (size_t i = 0; i < n; i++) {

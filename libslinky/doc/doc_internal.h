@@ -19,6 +19,7 @@
 
 typedef struct slinky_doc__chunk {
     struct slinky_doc__chunk *next;
+    size_t mapped; /* length of the mapping, or 0 when malloc'd */
 } slinky_doc__chunk;
 
 typedef struct slinky_doc__arena {
@@ -151,8 +152,17 @@ typedef struct slinky_doc__frame {
     char *anchor; /* YAML anchor of the container (malloc'd), or NULL */
 } slinky_doc__frame;
 
+#define SLINKY_DOC__KEY_CACHE 1024
+
 typedef struct slinky_doc__builder {
     slinky_doc *doc;
+    int saw_merge; /* an entry carries SLINKY_DOC__ENTRY_MERGE */
+    /* recently seen keys, shared in the arena instead of copied again */
+    struct slinky_doc__key_slot {
+        uint64_t head, tail; /* first and last 8 bytes */
+        const char *key;
+        size_t len;
+    } *key_cache;
     slinky_doc__entry *entries;
     size_t n_entries, cap_entries;
     slinky_doc__frame *frames;
@@ -168,9 +178,41 @@ SLINKY_HIDDEN void slinky_doc__builder_dispose(slinky_doc__builder *b);
 SLINKY_HIDDEN int slinky_doc__builder_open(slinky_doc__builder *b, int is_object);
 /** Close the innermost container; *out receives it (not yet added to its parent). */
 SLINKY_HIDDEN int slinky_doc__builder_close(slinky_doc__builder *b, slinky_doc_value **out);
+SLINKY_HIDDEN int slinky_doc__builder_grow(slinky_doc__builder *b);
+
 /** Add a finished value to the innermost container (or make it the result). */
-SLINKY_HIDDEN int slinky_doc__builder_add(slinky_doc__builder *b, slinky_doc_value *v,
-                                          unsigned flags);
+static inline int slinky_doc__builder_add(slinky_doc__builder *b, slinky_doc_value *v,
+                                          unsigned flags)
+{
+    (void)flags;
+    if (b->depth == 0) {
+        b->result = v;
+        return 0;
+    }
+    if (b->n_entries == b->cap_entries && slinky_doc__builder_grow(b) < 0)
+        return SLINKY_ENOMEM;
+    slinky_doc__frame *f = &b->frames[b->depth - 1];
+    slinky_doc__entry *e = &b->entries[b->n_entries++];
+    e->value = v;
+    if (f->is_object) {
+        e->key = f->key;
+        e->keylen = f->keylen;
+        e->flags = f->key_flags;
+        if (f->key_flags)
+            b->saw_merge = 1;
+        f->have_key = 0;
+        f->key_flags = 0;
+    } else {
+        e->key = NULL;
+        e->keylen = 0;
+        e->flags = 0;
+    }
+    return 0;
+}
+
+/** A copy of key in the arena, shared with an equal recent key when possible. */
+SLINKY_HIDDEN const char *slinky_doc__builder_key(slinky_doc__builder *b, const char *key,
+                                                  size_t len);
 
 /** Build an object from entries, later keys replacing earlier, merges only adding. */
 SLINKY_HIDDEN int slinky_doc__build_object(slinky_doc__builder *b, slinky_doc_value *obj,

@@ -109,7 +109,7 @@ static int cb_start_array(void *ctx)
 static int cb_map_key(void *ctx, const unsigned char *key, size_t len)
 {
     jctx *c = ctx;
-    char *k = slinky_doc__strdup(c->b.doc, (const char *)key, len);
+    const char *k = slinky_doc__builder_key(&c->b, (const char *)key, len);
     if (!k)
         return fail(c, SLINKY_ENOMEM);
     slinky_doc__frame *f = &c->b.frames[c->b.depth - 1];
