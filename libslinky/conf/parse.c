@@ -43,7 +43,7 @@ int slinky_conf__warn(slinky_conf *conf, int line, int col, const char *fmt, ...
 {
     slinky__buf b = SLINKY__BUF_INIT;
     va_list ap;
-    slinky__buf_printf(&b, "%s:%d:%d: ", conf->filename, line, col);
+    slinky__buf_printf(&b, "%s:%d:%d: warning: ", conf->filename, line, col);
     va_start(ap, fmt);
     slinky__buf_vprintf(&b, fmt, ap);
     va_end(ap);
@@ -434,11 +434,10 @@ static int dup_visit(const slinky_conf *f, const slinky_conf__line *l, void *pay
         return 0;
     for (size_t i = 0; i < d->n; i++)
         if (slinky_conf__ieq(d->keys[i], l->pairs[0].key)) {
-            char where[64];
-            snprintf(where, sizeof(where), "%d", l->lineno);
+            (void)f;
             return slinky_conf__warn(d->top, l->lineno, l->pairs[0].column,
-                                     "%s specified more than once, latest value used (%s:%s)",
-                                     l->pairs[0].key, f->filename, where);
+                                     "%s specified more than once, latest value used",
+                                     l->pairs[0].key);
         }
     if (d->n == d->cap) {
         size_t nc = d->cap ? d->cap * 2 : 32;

@@ -1,0 +1,448 @@
+/* slinkyctl conf: check, get, set, diff, render, validate slurm.conf; hostlists. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "slinky.h"
+#include "slinky/conf.h"
+#include "slinky/doc.h"
+
+static int read_all(char **out, size_t *len, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    size_t cap = 65536, n = 0;
+    char *s = malloc(cap + 1);
+    size_t r;
+    while (s && (r = fread(s + n, 1, cap - n, f)) > 0) {
+        n += r;
+        if (n == cap) {
+            char *ns = realloc(s, (cap *= 2) + 1);
+            if (!ns) {
+                free(s);
+                s = NULL;
+            }
+            s = ns;
+        }
+    }
+    fclose(f);
+    if (!s)
+        return -1;
+    s[n] = '\0';
+    *out = s;
+    *len = n;
+    return 0;
+}
+
+static int usage(FILE *f)
+{
+    fprintf(f,
+            "usage: slinkyctl conf COMMAND ...\n"
+            "  check [-V VERSION] [-k KIND] FILE   static checks (exit 1 with FILE:LINE:COL errors)\n"
+            "  get FILE KEY                         effective value of a global key\n"
+            "  set FILE KEY=VALUE                   edit one line (or append one)\n"
+            "  diff [-V VERSION] OLD NEW            changes with their class and the overall class\n"
+            "  render [-V VERSION] [--local DIR] [--ports CTLD,SLURMD,DBD] [--munge SOCKET]\n"
+            "         [--file slurm|cgroup|gres|slurmdbd] RESOURCE.yaml...\n"
+            "                                       render from Controller/NodeSet/Accounting YAML\n"
+            "  validate [--munge SOCKET] [--parse-only] FILE   ask the installed Slurm\n"
+            "  hostlist expand|compress EXPR...\n"
+            "VERSION is 22.05, 24.11, 25.05 or 0 (newest); KIND is slurm, cgroup, gres, slurmdbd,\n"
+            "job_container or plugstack (default: from the file name).\n");
+    return 2;
+}
+
+static int fail(const char *what)
+{
+    fprintf(stderr, "slinkyctl conf %s: %s\n", what, slinky_error_last()->message);
+    return 1;
+}
+
+static unsigned int parse_version(const char *s)
+{
+    unsigned int a = 0, b = 0;
+    if (!strcmp(s, "0"))
+        return 0;
+    if (sscanf(s, "%u.%u", &a, &b) != 2 || a < 20 || b > 99)
+        return (unsigned)-1;
+    return a * 100 + b;
+}
+
+static int kind_of(const char *name, const char *file)
+{
+    static const char *const kinds[] = {"slurm", "cgroup", "gres", "slurmdbd", "job_container",
+                                        "plugstack"};
+    if (name) {
+        for (int i = 0; i < 6; i++)
+            if (!strcmp(name, kinds[i]))
+                return i;
+        return -1;
+    }
+    const char *base = strrchr(file, '/');
+    base = base ? base + 1 : file;
+    for (int i = 5; i > 0; i--) {
+        size_t n = strlen(kinds[i]);
+        if (!strncmp(base, kinds[i], n) && !strncmp(base + n, ".conf", 5))
+            return i;
+    }
+    return SLINKY_CONF_KIND_SLURM;
+}
+
+static int load(slinky_conf **out, const char *path, int kind)
+{
+    slinky_conf_parse_options o = SLINKY_CONF_PARSE_OPTIONS_INIT;
+    o.kind = (slinky_conf_kind)kind;
+    return slinky_conf_load(out, path, &o);
+}
+
+static int cmd_check(int argc, char **argv)
+{
+    unsigned int v = 0;
+    const char *kname = NULL, *file = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-V") && i + 1 < argc)
+            v = parse_version(argv[++i]);
+        else if (!strcmp(argv[i], "-k") && i + 1 < argc)
+            kname = argv[++i];
+        else if (!file)
+            file = argv[i];
+        else
+            return usage(stderr);
+    }
+    int kind = file ? kind_of(kname, file) : -1;
+    if (!file || kind < 0 || v == (unsigned)-1)
+        return usage(stderr);
+    slinky_conf *c = NULL;
+    if (load(&c, file, kind) < 0) {
+        fprintf(stderr, "%s\n", slinky_error_last()->message);
+        return 1;
+    }
+    char *report = NULL;
+    int rc = slinky_conf_check(&report, c, v);
+    if (report && *report)
+        fputs(report, rc ? stderr : stdout);
+    if (rc == SLINKY_ENOMEM) {
+        slinky_conf_free(c);
+        return fail("check");
+    }
+    slinky_free(report);
+    slinky_conf_free(c);
+    return rc ? 1 : 0;
+}
+
+static int cmd_get(int argc, char **argv)
+{
+    if (argc != 3)
+        return usage(stderr);
+    slinky_conf *c = NULL;
+    if (load(&c, argv[1], kind_of(NULL, argv[1])) < 0) {
+        fprintf(stderr, "%s\n", slinky_error_last()->message);
+        return 1;
+    }
+    size_t n = slinky_conf_get_count(c, argv[2]);
+    int rc = 1;
+    if (n && (!strcasecmp(argv[2], "SlurmctldHost") || !strcasecmp(argv[2], "Prolog") ||
+              !strcasecmp(argv[2], "Epilog"))) {
+        for (size_t i = 0; i < n; i++)
+            printf("%s\n", slinky_conf_get_at(c, argv[2], i));
+        rc = 0;
+    } else if (n) {
+        printf("%s\n", slinky_conf_get(c, argv[2]));
+        rc = 0;
+    } else
+        fprintf(stderr, "slinkyctl conf get: %s is not set in %s\n", argv[2], argv[1]);
+    slinky_conf_free(c);
+    return rc;
+}
+
+static int cmd_set(int argc, char **argv)
+{
+    if (argc != 3 || !strchr(argv[2], '='))
+        return usage(stderr);
+    char *key = strdup(argv[2]);
+    if (!key)
+        return 1;
+    char *val = strchr(key, '=');
+    *val++ = '\0';
+    slinky_conf *c = NULL;
+    slinky_conf_parse_options o = SLINKY_CONF_PARSE_OPTIONS_INIT;
+    o.kind = (slinky_conf_kind)kind_of(NULL, argv[1]);
+    o.no_includes = true;
+    int rc = slinky_conf_load(&c, argv[1], &o);
+    if (rc == 0)
+        rc = slinky_conf_set(c, key, val);
+    if (rc == 0)
+        rc = slinky_conf_save(c, argv[1]);
+    free(key);
+    slinky_conf_free(c);
+    return rc ? fail("set") : 0;
+}
+
+static int cmd_diff(int argc, char **argv)
+{
+    unsigned int v = 0;
+    const char *f[2] = {NULL, NULL};
+    int nf = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-V") && i + 1 < argc)
+            v = parse_version(argv[++i]);
+        else if (nf < 2)
+            f[nf++] = argv[i];
+        else
+            return usage(stderr);
+    }
+    if (nf != 2 || v == (unsigned)-1)
+        return usage(stderr);
+    slinky_conf *a = NULL, *b = NULL;
+    slinky_conf_diff *d = NULL;
+    char *txt = NULL;
+    int rc = load(&a, f[0], kind_of(NULL, f[0]));
+    if (rc == 0)
+        rc = load(&b, f[1], kind_of(NULL, f[1]));
+    if (rc == 0)
+        rc = slinky_conf_diff_new(&d, a, b, v);
+    if (rc == 0)
+        rc = slinky_conf_diff_render(&txt, d);
+    if (rc == 0)
+        fputs(txt, stdout);
+    else
+        fail("diff");
+    slinky_free(txt);
+    slinky_conf_diff_free(d);
+    slinky_conf_free(a);
+    slinky_conf_free(b);
+    return rc ? 1 : 0;
+}
+
+static int cmd_hostlist(int argc, char **argv)
+{
+    if (argc < 3)
+        return usage(stderr);
+    if (!strcmp(argv[1], "expand")) {
+        for (int i = 2; i < argc; i++) {
+            char **v = NULL;
+            size_t n = 0;
+            if (slinky_conf_hostlist_expand(&v, &n, argv[i]) < 0)
+                return fail("hostlist");
+            for (size_t j = 0; j < n; j++)
+                printf("%s\n", v[j]);
+            slinky_conf_strv_free(v, n);
+        }
+        return 0;
+    }
+    if (!strcmp(argv[1], "compress")) {
+        /* each argument may itself be a list: expand first, then compress all */
+        char **all = NULL;
+        size_t total = 0;
+        int rc = 0;
+        for (int i = 2; i < argc && rc == 0; i++) {
+            char **v = NULL;
+            size_t n = 0;
+            rc = slinky_conf_hostlist_expand(&v, &n, argv[i]);
+            if (rc == 0) {
+                char **na = realloc(all, (total + n + 1) * sizeof(*na));
+                if (!na) {
+                    slinky_conf_strv_free(v, n);
+                    rc = 1;
+                    break;
+                }
+                all = na;
+                memcpy(all + total, v, n * sizeof(*v));
+                total += n;
+                free(v);
+            }
+        }
+        char *out = NULL;
+        if (rc == 0)
+            rc = slinky_conf_hostlist_compress(&out, (const char *const *)all, total);
+        slinky_conf_strv_free(all, total);
+        if (rc)
+            return fail("hostlist");
+        printf("%s\n", out);
+        slinky_free(out);
+        return 0;
+    }
+    return usage(stderr);
+}
+
+/* ---------------------------------------------------------------- render */
+
+typedef struct docs {
+    slinky_doc **d;
+    size_t n;
+    const slinky_doc_value *controller, *accounting;
+    const slinky_doc_value **nodesets;
+    size_t nn;
+} docs;
+
+static int collect_docs(docs *x, const slinky_doc_value *v)
+{
+    if (slinky_doc_value_type(v) == SLINKY_DOC_ARRAY) {
+        for (size_t i = 0; i < slinky_doc_value_size(v); i++)
+            if (collect_docs(x, slinky_doc_value_at(v, i)))
+                return 1;
+        return 0;
+    }
+    const char *kind = slinky_doc_value_path_string(v, "kind", "");
+    if (!strcmp(kind, "List"))
+        return collect_docs(x, slinky_doc_value_get(v, "items"));
+    if (!strcmp(kind, "Controller"))
+        x->controller = v;
+    else if (!strcmp(kind, "Accounting"))
+        x->accounting = v;
+    else if (!strcmp(kind, "NodeSet")) {
+        const slinky_doc_value **n = realloc(x->nodesets, (x->nn + 1) * sizeof(*n));
+        if (!n)
+            return 1;
+        x->nodesets = n;
+        n[x->nn++] = v;
+    }
+    return 0;
+}
+
+static int cmd_render(int argc, char **argv)
+{
+    slinky_conf_profile p = SLINKY_CONF_PROFILE_INIT;
+    const char *file = "slurm";
+    docs x;
+    memset(&x, 0, sizeof(x));
+    x.d = calloc((size_t)argc, sizeof(*x.d));
+    int rc = x.d ? 0 : 1;
+    for (int i = 1; rc == 0 && i < argc; i++) {
+        if (!strcmp(argv[i], "-V") && i + 1 < argc) {
+            p.slurm_version = parse_version(argv[++i]);
+            if (p.slurm_version == (unsigned)-1)
+                rc = usage(stderr);
+        } else if (!strcmp(argv[i], "--local") && i + 1 < argc) {
+            p.local = true;
+            p.local_dir = argv[++i];
+        } else if (!strcmp(argv[i], "--ports") && i + 1 < argc) {
+            if (sscanf(argv[++i], "%d,%d,%d", &p.slurmctld_port, &p.slurmd_port,
+                       &p.slurmdbd_port) < 2)
+                rc = usage(stderr);
+        } else if (!strcmp(argv[i], "--munge") && i + 1 < argc)
+            p.munge_socket = argv[++i];
+        else if (!strcmp(argv[i], "--file") && i + 1 < argc)
+            file = argv[++i];
+        else {
+            char *text = NULL;
+            size_t len = 0;
+            if (read_all(&text, &len, argv[i]) < 0) {
+                perror(argv[i]);
+                rc = 1;
+                break;
+            }
+            rc = slinky_doc_parse_yaml_all(&x.d[x.n], text, len);
+            free(text);
+            if (rc) {
+                fprintf(stderr, "slinkyctl conf render: %s: %s\n", argv[i],
+                        slinky_error_last()->message);
+                rc = 1;
+                break;
+            }
+            if (collect_docs(&x, slinky_doc_root(x.d[x.n++])))
+                rc = 1;
+        }
+    }
+    slinky_conf_cluster c;
+    slinky_conf_nodeset *sets = NULL;
+    char *out = NULL;
+    if (rc == 0 && !x.controller && strcmp(file, "slurmdbd")) {
+        fprintf(stderr, "slinkyctl conf render: no Controller among the resources\n");
+        rc = 1;
+    }
+    if (rc == 0 && strcmp(file, "slurmdbd"))
+        rc = slinky_conf_cluster_from_docs(&sets, &c, x.controller, x.nodesets, x.nn,
+                                           x.accounting) ? fail("render") : 0;
+    if (rc == 0) {
+        int r;
+        if (!strcmp(file, "slurm"))
+            r = slinky_conf_render_slurm(&out, &c, &p);
+        else if (!strcmp(file, "cgroup"))
+            r = slinky_conf_render_cgroup(&out, &p);
+        else if (!strcmp(file, "gres"))
+            r = slinky_conf_render_gres(&out, &c);
+        else if (!strcmp(file, "slurmdbd") && x.accounting) {
+            slinky_conf_accounting a = {
+                slinky_doc_value_path_string(x.accounting, "metadata.name", NULL),
+                slinky_doc_value_path_string(x.accounting, "spec.storageConfig.host", NULL),
+                (int)slinky_doc_value_path_int(x.accounting, "spec.storageConfig.port", 3306),
+                slinky_doc_value_path_string(x.accounting, "spec.storageConfig.username", NULL),
+                getenv("SLINKY_STORAGE_PASS"),
+                slinky_doc_value_path_string(x.accounting, "spec.storageConfig.database", NULL),
+                slinky_doc_value_path_string(x.accounting, "spec.extraConf", NULL),
+                slinky_doc_value_path_string(x.accounting, "spec.jwksKeyRef.name", NULL) != NULL};
+            r = slinky_conf_render_slurmdbd(&out, &a, &p);
+        } else {
+            fprintf(stderr, "slinkyctl conf render: cannot render --file %s from these resources\n", file);
+            r = -1;
+            slinky_error_clear();
+        }
+        if (r < 0)
+            rc = slinky_error_last()->code ? fail("render") : 1;
+        else
+            fputs(out, stdout);
+    }
+    slinky_free(out);
+    slinky_free(sets);
+    for (size_t i = 0; i < x.n; i++)
+        slinky_doc_free(x.d[i]);
+    free(x.d);
+    free(x.nodesets);
+    return rc;
+}
+
+static int cmd_validate(int argc, char **argv)
+{
+    slinky_conf_validate_options o = SLINKY_CONF_VALIDATE_OPTIONS_INIT;
+    const char *file = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--munge") && i + 1 < argc)
+            o.munge_socket = argv[++i];
+        else if (!strcmp(argv[i], "--parse-only"))
+            o.parse_only = true;
+        else if (!strcmp(argv[i], "--prefix") && i + 1 < argc)
+            o.bin_prefix = argv[++i];
+        else if (!file)
+            file = argv[i];
+        else
+            return usage(stderr);
+    }
+    if (!file)
+        return usage(stderr);
+    char *msg = NULL;
+    int rc = slinky_conf_validate_slurm(&msg, file, &o);
+    if (rc == 0)
+        printf("ACCEPTED\n");
+    else
+        fprintf(stderr, "%s\n", slinky_error_last()->message);
+    slinky_free(msg);
+    return rc == 0 ? 0 : rc == SLINKY_ETIMEOUT ? 2 : 1;
+}
+
+int slinkyctl_cmd_conf(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+        return argc < 2 ? usage(stderr) : (usage(stdout), 0);
+    const char *sub = argv[1];
+    argc--;
+    argv++;
+    if (!strcmp(sub, "check"))
+        return cmd_check(argc, argv);
+    if (!strcmp(sub, "get"))
+        return cmd_get(argc, argv);
+    if (!strcmp(sub, "set"))
+        return cmd_set(argc, argv);
+    if (!strcmp(sub, "diff"))
+        return cmd_diff(argc, argv);
+    if (!strcmp(sub, "render"))
+        return cmd_render(argc, argv);
+    if (!strcmp(sub, "validate"))
+        return cmd_validate(argc, argv);
+    if (!strcmp(sub, "hostlist"))
+        return cmd_hostlist(argc, argv);
+    fprintf(stderr, "slinkyctl conf: unknown command '%s'\n", sub);
+    return usage(stderr);
+}
