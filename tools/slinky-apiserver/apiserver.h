@@ -195,6 +195,7 @@ typedef struct as_server {
     int wal_fd;
     bool replaying;
     atomic_ulong requests;
+    unsigned long reg_gen; /* bumped on every CRD change (OpenAPI hashes) */
 } as_server;
 
 /* ------------------------------------------------------------------ */
@@ -333,6 +334,10 @@ void as_filter_dispose(as_filter *f);
 bool as_filter_match(const as_filter *f, const as_obj *o);
 
 /* table.c */
+/** kube-apiserver's HumanDuration ("45s", "5m3s", "3h", "2d4h", "1y10d"). */
+void as_human_duration(char *buf, size_t len, long long secs);
+/** Minimal JSONPath (".a.b", "[0]", "[*]", "[?(@.k==\"v\")]"); NULL when missing. */
+const slinky_doc_value *as_jsonpath(const slinky_doc_value *v, const char *path);
 bool as_wants_table(const as_req *req);
 int as_table_render(slinky__buf *out, as_server *s, as_rtype *rt, const char *version,
                     as_obj **items, size_t n, const char *list_meta_json);

@@ -295,6 +295,7 @@ int as_registry_apply_crd(as_server *s, const slinky_doc_value *crd)
         if (cols)
             slinky_doc_new_copy(&av->columns, cols);
     }
+    s->reg_gen++;
     if (fresh) {
         as_rtype **tail = &s->types;
         while (*tail)
@@ -334,6 +335,7 @@ void as_registry_remove_crd(as_server *s, const slinky_doc_value *crd)
         rt->n_items--;
     }
     rt->removed = true;
+    s->reg_gen++;
 }
 
 /* ------------------------------------------------------------------ */

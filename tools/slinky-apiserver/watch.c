@@ -91,6 +91,7 @@ struct as_watch {
     as_server *s;
     as_rtype *rt;
     char *gv;
+    char *version;
     as_filter f;
     uint64_t next_rv;
     slinky__buf pending;
@@ -133,7 +134,7 @@ static void queue_event(as_watch *w, const char *type, const as_obj *o)
     slinky__buf_printf(&w->pending, "{\"type\":\"%s\",\"object\":", type);
     if (w->table) {
         as_obj *one = (as_obj *)o;
-        as_table_render(&w->pending, w->s, w->rt, w->gv, &one, 1, NULL);
+        as_table_render(&w->pending, w->s, w->rt, w->version, &one, 1, NULL);
     } else {
         slinky__buf_put(&w->pending, o->json, o->json_len);
     }
@@ -168,6 +169,7 @@ void as_watch_free(as_watch *w)
     as_filter_dispose(&w->f);
     slinky__buf_dispose(&w->pending);
     free(w->gv);
+    free(w->version);
     free(w);
 }
 
@@ -197,8 +199,10 @@ int as_watch_start(as_server *s, const as_req *req, as_resp *resp, as_rtype *rt,
     w->fd = -1;
     w->gv = *rt->group ? slinky__sprintf("%s/%s", rt->group, route->version)
                        : slinky__strdup(route->version);
+    w->version = slinky__strdup(route->version);
     if (as_filter_init(&w->f, req, rt->namespaced ? route->ns : NULL, resp) != 0) {
         free(w->gv);
+        free(w->version);
         free(w);
         return 400;
     }
