@@ -164,7 +164,7 @@ static bool try_acquire_or_renew(slinky_kube_leader *le)
     bool ok = slinky_doc_value_path_put(&spec, root, "spec") == 0;
     if (ok && slinky_doc_value_type(spec) != SLINKY_DOC_OBJECT)
         ok = slinky_doc_value_set_object(spec) == 0;
-    ok = ok && fill_spec(spec, le, !mine, mine ? transitions : transitions + (*holder ? 1 : 0)) == 0;
+    ok = ok && fill_spec(spec, le, !mine, mine ? transitions : transitions + 1) == 0;
     ok = ok && slinky_kube_update(NULL, le->c, &lease_resource, le->ns, root, NULL) == 0;
     if (ok) {
         free(le->observed_holder);

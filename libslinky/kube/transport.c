@@ -392,8 +392,6 @@ int slinky_kube__do(slinky_kube__resp *resp, slinky_kube_client *c, const slinky
             err = x.sink_err;
             break;
         }
-        bool can_redeliver = x.delivered == 0 ||
-                             (req->sink_reset && req->sink_reset(req->sink_payload) == 0);
         if (rc != CURLE_OK) {
             bool before_send = rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST ||
                                rc == CURLE_COULDNT_RESOLVE_PROXY;
@@ -406,7 +404,7 @@ int slinky_kube__do(slinky_kube__resp *resp, slinky_kube_client *c, const slinky
                 err = slinky__error_set(SLINKY_EHTTP, "%s %s: %s", req->method, req->path,
                                         curl_easy_strerror(rc));
             slinky_kube__status_clear();
-            if ((before_send || idem) && can_redeliver && err != SLINKY_ENOMEM)
+            if ((before_send || idem) && err != SLINKY_ENOMEM)
                 wait = slinky_kube__backoff_ms(c, attempt);
         } else {
             err = 0;
@@ -426,9 +424,11 @@ int slinky_kube__do(slinky_kube__resp *resp, slinky_kube_client *c, const slinky
             } else if (idem && (st == 500 || st == 502 || st == 504)) {
                 wait = slinky_kube__backoff_ms(c, attempt);
             }
-            if (wait >= 0 && !can_redeliver)
-                wait = -1;
         }
+        /* bytes already handed to a sink can only be sent again after a reset */
+        if (wait >= 0 && attempt < c->max_retries && x.delivered > 0 &&
+            (req->sink_reset == NULL || req->sink_reset(req->sink_payload) != 0))
+            wait = -1;
         if (wait >= 0 && attempt < c->max_retries) {
             slinky__log(SLINKY_LOG_DEBUG, "kube", "%s %s: %s; retry %d in %ld ms", req->method,
                         req->path, rc != CURLE_OK ? curl_easy_strerror(rc) : "HTTP error",

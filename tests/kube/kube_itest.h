@@ -71,6 +71,17 @@ static inline int itest_kubectl(itest_server *s, const char *args)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* kubectl apply -f - of a JSON manifest (no single quotes in it). kubectl's
+ * create subcommands send protobuf, which slinky-apiserver does not read. */
+static inline int itest_kubectl_apply(itest_server *s, const char *json)
+{
+    char cmd[8192];
+    snprintf(cmd, sizeof(cmd), "printf '%%s' '%s' | /usr/bin/kubectl --kubeconfig '%s/kubeconfig' --cache-dir '%s/cache' apply -f - >>'%s/kubectl.log' 2>&1",
+             json, s->dir, s->dir, s->dir);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
 /* Parse JSON text into a document (aborts the test on failure). */
 static inline slinky_doc *itest_json(const char *json)
 {
