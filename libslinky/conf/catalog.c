@@ -37,6 +37,7 @@ static const extra_key extra_keys[] = {
     {SLINKY_CONF_KIND_SLURM, "global", "PropagatePrioProcess", 0},
     {SLINKY_CONF_KIND_SLURM, "NodeName", "Feature", 0},
     {SLINKY_CONF_KIND_SLURM, "PartitionName", "Shared", 0},
+    {SLINKY_CONF_KIND_SLURM, "PartitionName", "Priority", 0},
     /* 23.x / 24.x */
     {SLINKY_CONF_KIND_SLURM, "global", "SuspendExcStates", 2302},
     {SLINKY_CONF_KIND_SLURM, "global", "DataParserParameters", 2411},

@@ -27,11 +27,20 @@ static const char *const numeric_part[] = {"DefMemPerCPU", "DefMemPerNode", "Gra
                                            "MaxNodes", "MinNodes", "PriorityJobFactor",
                                            "PriorityTier"};
 
+/* The lists are sorted case-insensitively: binary search. */
 static int in_list(const char *const *l, size_t n, const char *key)
 {
-    for (size_t i = 0; i < n; i++)
-        if (slinky_conf__ieq(l[i], key))
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = slinky__strcasecmp(key, l[mid]);
+        if (c == 0)
             return 1;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
     return 0;
 }
 
@@ -192,29 +201,55 @@ static int line_visit(const slinky_conf *f, const slinky_conf__line *l, void *pa
     return 0;
 }
 
-/* Where a global key is (last occurrence), for positions in messages. */
-struct where {
-    const char *key;
-    const char *file;
+/* The effective global keys (last occurrence wins) with their positions. */
+typedef struct gent {
+    const char *key, *value, *file;
     int line, col;
-};
+} gent;
 
-static int where_visit(const slinky_conf *f, const slinky_conf__line *l, void *payload)
+typedef struct gindex {
+    gent *v;
+    size_t n, cap;
+    int failed;
+} gindex;
+
+static int gindex_visit(const slinky_conf *f, const slinky_conf__line *l, void *payload)
 {
-    struct where *w = payload;
-    if (l->type == SLINKY_CONF_LINE_PAIR && slinky_conf__ieq(l->pairs[0].key, w->key)) {
-        w->file = f->filename;
-        w->line = l->lineno;
-        w->col = l->pairs[0].vcolumn;
+    gindex *g = payload;
+    if (l->type != SLINKY_CONF_LINE_PAIR)
+        return 0;
+    const slinky_conf__pair *p = &l->pairs[0];
+    gent e = {p->key, p->value, f->filename, l->lineno, p->vcolumn};
+    for (size_t i = 0; i < g->n; i++)
+        if (slinky_conf__ieq(g->v[i].key, p->key)) {
+            if (!slinky_conf__ieq(p->key, "SlurmctldHost"))
+                g->v[i] = e;
+            return 0;
+        }
+    if (g->n == g->cap) {
+        size_t nc = g->cap ? g->cap * 2 : 64;
+        gent *nv = slinky__realloc(g->v, nc * sizeof(*nv));
+        if (!nv)
+            return SLINKY_ENOMEM;
+        g->v = nv;
+        g->cap = nc;
     }
+    g->v[g->n++] = e;
     return 0;
 }
 
-static struct where where_of(const slinky_conf *conf, const char *key)
+static const gent *gfind(const gindex *g, const char *key)
 {
-    struct where w = {key, conf->filename, 0, 0};
-    slinky_conf__visit(conf, where_visit, &w);
-    return w;
+    for (size_t i = 0; i < g->n; i++)
+        if (slinky_conf__ieq(g->v[i].key, key))
+            return &g->v[i];
+    return NULL;
+}
+
+static const char *gget(const gindex *g, const char *key)
+{
+    const gent *e = gfind(g, key);
+    return e ? e->value : NULL;
 }
 
 static int has_option(const char *list, const char *opt)
@@ -234,35 +269,40 @@ static int has_option(const char *list, const char *opt)
     return 0;
 }
 
-static void check_pairs(checker *c)
+static int check_pairs(checker *c)
 {
     const slinky_conf *conf = c->top;
     const char *v;
+    gindex g = {NULL, 0, 0, 0};
+    if (slinky_conf__visit(conf, gindex_visit, &g) < 0) {
+        free(g.v);
+        return SLINKY_ENOMEM;
+    }
     /* PreemptType without PreemptMode */
-    v = slinky_conf_get(conf, "PreemptType");
+    v = gget(&g, "PreemptType");
     if (v && strcmp(v, "preempt/none") != 0) {
-        const char *mode = slinky_conf_get(conf, "PreemptMode");
+        const char *mode = gget(&g, "PreemptMode");
         if (!mode || !slinky__strcasecmp(mode, "OFF")) {
-            struct where w = where_of(conf, "PreemptType");
-            finding(c, 1, w.file, w.line, w.col, "PreemptType and PreemptMode values incompatible");
+            const gent *w = gfind(&g, "PreemptType");
+            finding(c, 1, w->file, w->line, w->col, "PreemptType and PreemptMode values incompatible");
         }
     }
-    v = slinky_conf_get(conf, "JobContainerType");
+    v = gget(&g, "JobContainerType");
     if (v && !strcmp(v, "job_container/tmpfs") &&
-        !has_option(slinky_conf_get(conf, "PrologFlags"), "Contain")) {
-        struct where w = where_of(conf, "JobContainerType");
-        finding(c, 1, w.file, w.line, w.col,
+        !has_option(gget(&g, "PrologFlags"), "Contain")) {
+        const gent *w = gfind(&g, "JobContainerType");
+        finding(c, 1, w->file, w->line, w->col,
                 "PrologFlags=Contain is required for use with job_container/tmpfs");
     }
-    v = slinky_conf_get(conf, "MaxNodeCount");
+    v = gget(&g, "MaxNodeCount");
     if (v) {
         /* the default select plugin is select/linear before 23.02, cons_tres after */
-        const char *sel = slinky_conf_get(conf, "SelectType");
+        const char *sel = gget(&g, "SelectType");
         if (!sel)
             sel = c->version < 2302 ? "select/linear" : "select/cons_tres";
         if (strcmp(sel, "select/cons_tres") != 0) {
-            struct where w = where_of(conf, "MaxNodeCount");
-            finding(c, 1, w.file, w.line, w.col, "MaxNodeCount only compatible with cons_tres");
+            const gent *w = gfind(&g, "MaxNodeCount");
+            finding(c, 1, w->file, w->line, w->col, "MaxNodeCount only compatible with cons_tres");
         }
     }
     /* plugins the version does not have; plugin names are case-sensitive */
@@ -272,32 +312,34 @@ static void check_pairs(checker *c)
                                               "JobCompType", "SwitchType", "MpiDefault",
                                               "AuthAltTypes", "JobContainerType"};
     for (size_t i = 0; i < SLINKY__ARRAY_SIZE(plugin_keys); i++) {
-        v = slinky_conf_get(conf, plugin_keys[i]);
+        v = gget(&g, plugin_keys[i]);
         if (!v)
             continue;
-        struct where w = where_of(conf, plugin_keys[i]);
+        const gent *w = gfind(&g, plugin_keys[i]);
         int upper = 0;
         for (const char *p = v; *p; p++)
             upper |= isupper((unsigned char)*p);
         if (upper)
-            finding(c, 1, w.file, w.line, w.col, "Can't find plugin for %s", v);
+            finding(c, 1, w->file, w->line, w->col, "Can't find plugin for %s", v);
         else if (c->version < 2311 && (!strcmp(v, "auth/slurm") || !strcmp(v, "cred/slurm")))
-            finding(c, 1, w.file, w.line, w.col,
+            finding(c, 1, w->file, w->line, w->col,
                     "Couldn't find the specified plugin name for %s looking at all files "
                     "(Slurm %u.%02u has no %s)",
                     v, c->version / 100, c->version % 100, v);
     }
-    v = slinky_conf_get(conf, "AccountingStorageEnforce");
-    const char *ast = slinky_conf_get(conf, "AccountingStorageType");
+    v = gget(&g, "AccountingStorageEnforce");
+    const char *ast = gget(&g, "AccountingStorageType");
     if (v && (!ast || !strcmp(ast, "accounting_storage/none"))) {
-        struct where w = where_of(conf, "AccountingStorageEnforce");
-        finding(c, 0, w.file, w.line, w.col,
+        const gent *w = gfind(&g, "AccountingStorageEnforce");
+        finding(c, 0, w->file, w->line, w->col,
                 "You can not have AccountingStorageEnforce set for "
                 "AccountingStorageType='accounting_storage/none'");
     }
-    if (conf->kind == SLINKY_CONF_KIND_SLURM && !slinky_conf_get(conf, "SlurmctldHost") &&
-        !slinky_conf_get(conf, "ControlMachine"))
+    if (conf->kind == SLINKY_CONF_KIND_SLURM && !gget(&g, "SlurmctldHost") &&
+        !gget(&g, "ControlMachine"))
         finding(c, 0, conf->filename, 1, 1, "no SlurmctldHost: daemons cannot find slurmctld");
+    free(g.v);
+    return 0;
 }
 
 static int keep(checker *c, char *s)
@@ -409,8 +451,9 @@ slinky_status slinky_conf_check(char **report_out, const slinky_conf *conf,
         slinky__buf_printf(&c.report, "%s\n", conf->warnings[i]);
     int rc = slinky_conf__visit(conf, line_visit, &c);
     if (rc == 0 && conf->kind == SLINKY_CONF_KIND_SLURM) {
-        check_pairs(&c);
-        rc = check_records(&c);
+        rc = check_pairs(&c);
+        if (rc == 0)
+            rc = check_records(&c);
     }
     for (size_t i = 0; i < c.nowned; i++)
         free(c.owned[i]);
