@@ -161,15 +161,17 @@ SLINKY_API bool slinky_model_object_equal(const slinky_model_object *a,
                                           const slinky_model_object *b);
 /**
  * Semantic equality of the specs (the whole object minus metadata and status
- * for kinds without a spec): both sides with CRD defaults applied, nulls
- * treated as absent. Objects of different kinds are never equal.
+ * for kinds without a spec): both sides with all defaults applied
+ * (SLINKY_MODEL_DEFAULT_ALL, so an unset clusterName equals
+ * "<namespace>_<name>"), nulls treated as absent, member order ignored.
+ * Objects of different kinds are never equal.
  */
 SLINKY_API bool slinky_model_object_spec_equal(const slinky_model_object *a,
                                                const slinky_model_object *b);
 /**
  * A stable hash of the spec: lowercase hex SHA-256 (64 characters) of the
- * canonical JSON (sorted keys, compact, CRD defaults applied, nulls
- * dropped). Equal for specs that are spec_equal. *out released with slinky_free().
+ * canonical JSON (sorted keys, compact, all defaults applied as for
+ * spec_equal, nulls dropped). Equal for specs that are spec_equal. *out released with slinky_free().
  */
 SLINKY_API slinky_status slinky_model_object_spec_hash(char **out, const slinky_model_object *o);
 

@@ -168,41 +168,37 @@ static int strip_nulls(slinky_doc_value *v)
 }
 
 /* The canonical spec: spec (or, for kinds without one, everything but
- * apiVersion/kind/metadata/status), CRD defaults applied, nulls dropped. */
+ * apiVersion/kind/metadata/status), all defaults (CRD and operator) applied,
+ * nulls dropped. */
 static int canonical_spec(slinky_doc **out, const slinky_model_object *o)
 {
-    const slinky_model__node *rn = &slinky_model__nodes[o->info->root];
-    const slinky_model__node *sn = slinky_model__child(rn, "spec");
+    slinky_model_object *c = NULL;
     slinky_doc *d = NULL;
-    int rc;
-    if (sn) {
-        const slinky_doc_value *spec = slinky_doc_value_get(slinky_model__root(o), "spec");
-        if ((rc = slinky_doc_new(&d)))
-            return rc;
-        if (spec && (rc = slinky_doc_value_set_copy(slinky_doc_root(d), spec)))
-            goto fail;
-        if (slinky_doc_value_is_null(slinky_doc_root(d)) &&
-            (rc = slinky_doc_value_set_object(slinky_doc_root(d))))
-            goto fail;
-        if ((rc = slinky_model__default_value(slinky_doc_root(d), sn, false)))
-            goto fail;
+    int rc = slinky_model_object_copy(&c, o);
+    if (rc)
+        return rc;
+    if ((rc = slinky_model_object_apply_defaults(c, SLINKY_MODEL_DEFAULT_ALL)))
+        goto done;
+    slinky_doc_value *root = slinky_model__root(c);
+    if (slinky_model__child(&slinky_model__nodes[o->info->root], "spec")) {
+        if ((rc = slinky_doc_new_copy(&d, slinky_doc_value_get(root, "spec"))))
+            goto done;
     } else {
         static const char *const drop[] = {"apiVersion", "kind", "metadata", "status"};
-        if ((rc = slinky_doc_new_copy(&d, slinky_model__root(o))))
-            return rc;
         for (size_t i = 0; i < SLINKY__ARRAY_SIZE(drop); i++)
-            if (slinky_doc_value_get(slinky_doc_root(d), drop[i]) &&
-                (rc = slinky_doc_value_object_remove(slinky_doc_root(d), drop[i])))
-                goto fail;
-        if ((rc = slinky_model__default_value(slinky_doc_root(d), rn, false)))
-            goto fail;
+            if (slinky_doc_value_get(root, drop[i]) &&
+                (rc = slinky_doc_value_object_remove(root, drop[i])))
+                goto done;
+        if ((rc = slinky_doc_new_copy(&d, root)))
+            goto done;
     }
-    if ((rc = strip_nulls(slinky_doc_root(d))))
-        goto fail;
+    if ((rc = strip_nulls(slinky_doc_root(d)))) {
+        slinky_doc_free(d);
+        goto done;
+    }
     *out = d;
-    return 0;
-fail:
-    slinky_doc_free(d);
+done:
+    slinky_model_object_free(c);
     return rc;
 }
 
