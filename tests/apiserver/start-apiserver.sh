@@ -1,7 +1,8 @@
 #!/bin/sh
 # Start slinky-apiserver in the background for a test.
 #   start-apiserver.sh DIR [extra server flags...]
-# Writes DIR/token (fresh random token), DIR/port, DIR/kubeconfig (TLS, CA data,
+# Writes DIR/token (fresh random token), DIR/admin-token (for /admin/faults
+# when --enable-faults is given), DIR/port, DIR/kubeconfig (TLS, CA data,
 # token, namespace "default"), DIR/ca.crt, DIR/pid and DIR/apiserver.log, and
 # returns once /readyz answers. Stop it with stop-apiserver.sh DIR.
 # The binary: $SLINKY_APISERVER_BIN, else $SLINKY_BUILD_DIR/tools/slinky-apiserver/slinky-apiserver.
@@ -18,9 +19,12 @@ dir=$(cd "$dir" && pwd)
 rm -f "$dir/port" "$dir/kubeconfig" "$dir/pid"
 od -An -N24 -tx1 /dev/urandom | tr -d ' \n' > "$dir/token"
 echo >> "$dir/token"
-chmod 600 "$dir/token"
+od -An -N24 -tx1 /dev/urandom | tr -d ' \n' > "$dir/admin-token"
+echo >> "$dir/admin-token"
+chmod 600 "$dir/token" "$dir/admin-token"
 "$bin" --port 0 --port-file "$dir/port" --token-file "$dir/token" \
-    --kubeconfig "$dir/kubeconfig" --ca-file "$dir/ca.crt" "$@" \
+    --kubeconfig "$dir/kubeconfig" --ca-file "$dir/ca.crt" \
+    --admin-token-file "$dir/admin-token" "$@" \
     > "$dir/apiserver.log" 2>&1 &
 echo $! > "$dir/pid"
 i=0

@@ -349,6 +349,7 @@ int as_strategic_merge(slinky_doc_value *target, const slinky_doc_value *patch);
 int as_fault_admin(as_server *s, const as_req *req, as_resp *resp);
 /** Apply a scheduled fault to this request; true when the response is final. */
 bool as_fault_check(as_server *s, const as_req *req, as_resp *resp, unsigned *delay_ms);
+void as_fault_free_all(as_server *s);
 
 /* wal.c */
 int as_wal_open(as_server *s, const char *dir);

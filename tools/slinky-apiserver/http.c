@@ -131,15 +131,22 @@ static void body_free(void *cls)
 typedef struct watch_stream {
     as_watch *w;
     unsigned chunk;
+    bool drop;
+    bool sent;
 } watch_stream;
 
 static ssize_t watch_reader(void *cls, uint64_t pos, char *buf, size_t max)
 {
     watch_stream *ws = cls;
     (void)pos;
+    if (ws->drop && ws->sent)
+        return MHD_CONTENT_READER_END_WITH_ERROR;
     if (ws->chunk && max > ws->chunk)
         max = ws->chunk;
     long n = as_watch_read(ws->w, buf, max);
+    ws->sent = true;
+    if (ws->chunk)
+        usleep(2000);
     if (n < 0)
         return MHD_CONTENT_READER_END_OF_STREAM;
     return (ssize_t)n;
@@ -164,6 +171,7 @@ static enum MHD_Result send_resp(struct MHD_Connection *c, as_resp *resp)
         }
         ws->w = resp->watch;
         ws->chunk = resp->fault_chunk;
+        ws->drop = resp->fault_drop;
         resp->watch = NULL;
         const union MHD_ConnectionInfo *ci =
             MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
@@ -282,7 +290,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         as_handle(s, &req, &resp);
         resp.fault_chunk = chunk;
         resp.fault_close_after = close_after;
-        resp.fault_drop = drop && !resp.watch;
+        resp.fault_drop = drop;
         resp.fault_410 = f410;
     }
     if (!resp.status)

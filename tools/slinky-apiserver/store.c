@@ -145,6 +145,7 @@ void as_server_dispose(as_server *s)
     }
     free(s->history);
     as_registry_free(s);
+    as_fault_free_all(s);
     for (size_t i = 0; i < s->n_tokens; i++)
         free(s->tokens[i]);
     free(s->tokens);

@@ -181,6 +181,18 @@ void as_watch_set_fd(as_watch *w, int fd)
 void as_watch_fault(as_watch *w, unsigned close_after, bool send_410)
 {
     w->close_after = close_after;
+    if (close_after && !send_410) {
+        /* initial events count too */
+        size_t lines = 0;
+        for (size_t i = w->off; i < w->pending.len; i++) {
+            if (w->pending.data[i] == '\n' && ++lines == close_after) {
+                w->pending.len = i + 1;
+                w->pending.data[i + 1] = '\0';
+                w->end_after_pending = true;
+                break;
+            }
+        }
+    }
     if (send_410) {
         slinky__buf_clear(&w->pending);
         w->off = 0;
