@@ -253,7 +253,7 @@ int slinky_doc__builder_close(slinky_doc__builder *b, slinky_doc_value **out)
     if (!v)
         return SLINKY_ENOMEM;
     size_t n = b->n_entries - f->start;
-    const slinky_doc__entry *e = b->entries + f->start;
+    const slinky_doc__entry *e = n ? b->entries + f->start : NULL;
     if (f->is_object) {
         int rc = slinky_doc__build_object(b, v, e, n);
         if (rc < 0)
