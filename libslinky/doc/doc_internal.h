@@ -117,6 +117,18 @@ static inline char *slinky_doc__strdup(slinky_doc *doc, const char *s, size_t le
     return p;
 }
 
+/** Make v a string holding a copy of len bytes of s; ENOMEM. */
+static inline int slinky_doc__set_str(slinky_doc_value *v, const char *s, size_t len)
+{
+    char *p = slinky_doc__strdup(v->doc, s, len);
+    if (!p)
+        return SLINKY_ENOMEM;
+    v->type = SLINKY_DOC_STRING;
+    v->u.str.s = p;
+    v->u.str.len = len;
+    return 0;
+}
+
 /** Deep copy src (any document) into doc as a new detached value. */
 SLINKY_HIDDEN slinky_doc_value *slinky_doc__copy(slinky_doc *doc, const slinky_doc_value *src);
 
@@ -174,7 +186,7 @@ typedef struct slinky_doc__builder {
 
 SLINKY_HIDDEN void slinky_doc__builder_init(slinky_doc__builder *b, slinky_doc *doc);
 SLINKY_HIDDEN void slinky_doc__builder_dispose(slinky_doc__builder *b);
-/** Open a container; ENOMEM or EPARSE-free: depth is checked by the caller. */
+/** Open a container (ENOMEM); the caller checks the depth limit. */
 SLINKY_HIDDEN int slinky_doc__builder_open(slinky_doc__builder *b, int is_object);
 /** Close the innermost container; *out receives it (not yet added to its parent). */
 SLINKY_HIDDEN int slinky_doc__builder_close(slinky_doc__builder *b, slinky_doc_value **out);
@@ -254,6 +266,14 @@ SLINKY_HIDDEN int slinky_doc__pointer_parent(slinky_doc_value **parent, char **l
 /** Array index of a reference token ("0", "12"; no leading zeros), or -1. */
 SLINKY_HIDDEN long slinky_doc__pointer_index(const char *token);
 
+/* --- text --------------------------------------------------------------- */
+
+/**
+ * Decode one UTF-8 sequence at s (n > 0 bytes left) strictly (no overlongs,
+ * surrogates or code points above U+10FFFF): its length, or 0 when invalid.
+ */
+SLINKY_HIDDEN size_t slinky_doc__utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
+
 /* --- emitters ------------------------------------------------------------ */
 
 SLINKY_HIDDEN int slinky_doc__emit_json(slinky__buf *out, const slinky_doc_value *v,
@@ -261,6 +281,14 @@ SLINKY_HIDDEN int slinky_doc__emit_json(slinky__buf *out, const slinky_doc_value
 SLINKY_HIDDEN int slinky_doc__emit_yaml(slinky__buf *out, const slinky_doc_value *v,
                                         unsigned flags);
 
+/** Run an emitter into a new NUL-terminated string (the dump_json/dump_yaml body). */
+SLINKY_HIDDEN int slinky_doc__dump(char **out, size_t *len_out, const slinky_doc_value *v,
+                                   unsigned flags,
+                                   int (*emit)(slinky__buf *, const slinky_doc_value *, unsigned));
+
+/** *order: member indices in key order when flags ask for SORT_KEYS, else NULL (free it). */
+SLINKY_HIDDEN int slinky_doc__member_order(uint32_t **order, const slinky_doc_value *v,
+                                           unsigned flags);
 /** Members of object v in byte order of keys (malloc'd array of indices). */
 SLINKY_HIDDEN uint32_t *slinky_doc__sorted_members(const slinky_doc_value *v);
 

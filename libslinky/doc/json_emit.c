@@ -32,38 +32,6 @@ static const unsigned char json_class[256] = {
     2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
 };
 
-/* Length of a valid UTF-8 sequence at s (n bytes left), or 0; *cp receives the code point. */
-static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
-{
-    unsigned char c = s[0];
-    if (c >= 0xC2 && c <= 0xDF) {
-        if (n < 2 || (s[1] & 0xC0) != 0x80)
-            return 0;
-        *cp = ((uint32_t)(c & 0x1F) << 6) | (s[1] & 0x3F);
-        return 2;
-    }
-    if (c >= 0xE0 && c <= 0xEF) {
-        if (n < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
-            return 0;
-        uint32_t v = ((uint32_t)(c & 0x0F) << 12) | ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
-        if (v < 0x800 || (v >= 0xD800 && v <= 0xDFFF))
-            return 0;
-        *cp = v;
-        return 3;
-    }
-    if (c >= 0xF0 && c <= 0xF4) {
-        if (n < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 || (s[3] & 0xC0) != 0x80)
-            return 0;
-        uint32_t v = ((uint32_t)(c & 0x07) << 18) | ((uint32_t)(s[1] & 0x3F) << 12) |
-                     ((uint32_t)(s[2] & 0x3F) << 6) | (s[3] & 0x3F);
-        if (v < 0x10000 || v > 0x10FFFF)
-            return 0;
-        *cp = v;
-        return 4;
-    }
-    return 0;
-}
-
 static int put_string(slinky__buf *b, const char *str, size_t len)
 {
     static const char hex[] = "0123456789abcdef";
@@ -123,7 +91,7 @@ static int put_string(slinky__buf *b, const char *str, size_t len)
             continue;
         }
         uint32_t cp;
-        size_t n = utf8_seq(s + i, len - i, &cp);
+        size_t n = slinky_doc__utf8_decode(s + i, len - i, &cp);
         if (!n) {
             memcpy(o, "\\ufffd", 6);
             o += 6;
@@ -224,13 +192,10 @@ static int emit(slinky__buf *b, const slinky_doc_value *v, unsigned flags, int l
     }
     case SLINKY_DOC_OBJECT: {
         uint32_t n = v->u.obj.n;
-        uint32_t *order = NULL;
-        if ((flags & SLINKY_DOC_DUMP_SORT_KEYS) && n > 1) {
-            order = slinky_doc__sorted_members(v);
-            if (!order)
-                return SLINKY_ENOMEM;
-        }
-        int rc = 0;
+        uint32_t *order;
+        int rc = slinky_doc__member_order(&order, v, flags);
+        if (rc < 0)
+            return rc;
         if (reserve(b, 2) < 0) {
             rc = SLINKY_ENOMEM;
             goto out;
@@ -298,6 +263,15 @@ static void merge_sort(const slinky_doc_value *v, uint32_t *a, uint32_t *tmp, ui
     memcpy(a, tmp, n * sizeof(*a));
 }
 
+int slinky_doc__member_order(uint32_t **order, const slinky_doc_value *v, unsigned flags)
+{
+    *order = NULL;
+    if (!(flags & SLINKY_DOC_DUMP_SORT_KEYS) || v->u.obj.n < 2)
+        return 0;
+    *order = slinky_doc__sorted_members(v);
+    return *order ? 0 : SLINKY_ENOMEM;
+}
+
 uint32_t *slinky_doc__sorted_members(const slinky_doc_value *v)
 {
     uint32_t n = v->u.obj.n;
@@ -321,13 +295,11 @@ int slinky_doc__emit_json(slinky__buf *out, const slinky_doc_value *v, unsigned 
     return 0;
 }
 
-slinky_status slinky_doc_value_dump_json(char **json_out, size_t *len_out,
-                                         const slinky_doc_value *v, unsigned flags)
+int slinky_doc__dump(char **out, size_t *len_out, const slinky_doc_value *v, unsigned flags,
+                     int (*emit_fn)(slinky__buf *, const slinky_doc_value *, unsigned))
 {
-    if (!json_out || !v)
-        return slinky__error_set(SLINKY_EINVALID, "slinky_doc_value_dump_json: NULL argument");
     slinky__buf b = SLINKY__BUF_INIT;
-    int rc = slinky_doc__emit_json(&b, v, flags);
+    int rc = emit_fn(&b, v, flags);
     if (rc < 0) {
         slinky__buf_dispose(&b);
         return rc;
@@ -336,9 +308,16 @@ slinky_status slinky_doc_value_dump_json(char **json_out, size_t *len_out,
     char *s = slinky__buf_detach(&b, &len);
     if (!s)
         return SLINKY_ENOMEM;
-    *json_out = s;
+    *out = s;
     if (len_out)
         *len_out = len;
     return 0;
 }
 
+slinky_status slinky_doc_value_dump_json(char **json_out, size_t *len_out,
+                                         const slinky_doc_value *v, unsigned flags)
+{
+    if (!json_out || !v)
+        return slinky__error_set(SLINKY_EINVALID, "slinky_doc_value_dump_json: NULL argument");
+    return slinky_doc__dump(json_out, len_out, v, flags, slinky_doc__emit_json);
+}

@@ -73,13 +73,9 @@ static int cb_string(void *ctx, const unsigned char *s, size_t len)
     slinky_doc_value *v;
     if (!add_new(c, &v))
         return 0;
-    char *p = slinky_doc__strdup(c->b.doc, (const char *)s, len);
-    if (!p)
-        return fail(c, SLINKY_ENOMEM);
-    v->type = SLINKY_DOC_STRING;
-    v->u.str.s = p;
-    v->u.str.len = len;
-    int rc = slinky_doc__builder_add(&c->b, v, 0);
+    int rc = slinky_doc__set_str(v, (const char *)s, len);
+    if (rc == 0)
+        rc = slinky_doc__builder_add(&c->b, v, 0);
     return rc < 0 ? fail(c, rc) : 1;
 }
 
@@ -207,36 +203,14 @@ static long find_bad_utf8(const char *data, size_t len)
         }
         if (i >= len)
             break;
-        unsigned char c = s[i];
-        if (c < 0x80) {
+        if (s[i] < 0x80) {
             i++;
             continue;
         }
-        size_t n;
-        unsigned char lo = 0x80, hi = 0xBF;
-        if (c >= 0xC2 && c <= 0xDF) {
-            n = 2;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            n = 3;
-            if (c == 0xE0)
-                lo = 0xA0;
-            else if (c == 0xED)
-                hi = 0x9F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            n = 4;
-            if (c == 0xF0)
-                lo = 0x90;
-            else if (c == 0xF4)
-                hi = 0x8F;
-        } else {
+        uint32_t cp;
+        size_t n = slinky_doc__utf8_decode(s + i, len - i, &cp);
+        if (!n)
             return (long)i;
-        }
-        if (len - i < n || s[i + 1] < lo || s[i + 1] > hi)
-            return (long)i;
-        for (size_t k = 2; k < n; k++) {
-            if ((s[i + k] & 0xC0) != 0x80)
-                return (long)i;
-        }
         i += n;
     }
     return -1;

@@ -15,6 +15,28 @@ static inline int is_digit(char c)
     return c >= '0' && c <= '9';
 }
 
+static size_t skip_digits(const char *t, size_t len, size_t i)
+{
+    while (i < len && is_digit(t[i]))
+        i++;
+    return i;
+}
+
+/* An optional exponent [eE][-+]?[0-9]+ at *i; false when malformed. */
+static bool skip_exponent(const char *t, size_t len, size_t *i)
+{
+    size_t k = *i;
+    if (k >= len || (t[k] != 'e' && t[k] != 'E'))
+        return true;
+    k++;
+    if (k < len && (t[k] == '+' || t[k] == '-'))
+        k++;
+    if (k >= len || !is_digit(t[k]))
+        return false;
+    *i = skip_digits(t, len, k);
+    return true;
+}
+
 bool slinky_doc__is_json_number(const char *t, size_t len)
 {
     size_t i = 0;
@@ -22,31 +44,19 @@ bool slinky_doc__is_json_number(const char *t, size_t len)
         i++;
     if (i >= len)
         return false;
-    if (t[i] == '0') {
+    if (t[i] == '0')
         i++;
-    } else if (t[i] >= '1' && t[i] <= '9') {
-        while (i < len && is_digit(t[i]))
-            i++;
-    } else {
+    else if (t[i] >= '1' && t[i] <= '9')
+        i = skip_digits(t, len, i);
+    else
         return false;
-    }
     if (i < len && t[i] == '.') {
         i++;
         if (i >= len || !is_digit(t[i]))
             return false;
-        while (i < len && is_digit(t[i]))
-            i++;
+        i = skip_digits(t, len, i);
     }
-    if (i < len && (t[i] == 'e' || t[i] == 'E')) {
-        i++;
-        if (i < len && (t[i] == '+' || t[i] == '-'))
-            i++;
-        if (i >= len || !is_digit(t[i]))
-            return false;
-        while (i < len && is_digit(t[i]))
-            i++;
-    }
-    return i == len;
+    return skip_exponent(t, len, &i) && i == len;
 }
 
 int slinky_doc__number_from_text(slinky_doc_value *v, const char *text, size_t len)
@@ -226,29 +236,15 @@ static bool yaml_style_float(const char *t, size_t len)
         i++;
         if (i >= len || !is_digit(t[i]))
             return false;
-        while (i < len && is_digit(t[i]))
-            i++;
+        i = skip_digits(t, len, i);
     } else {
         if (i >= len || !is_digit(t[i]))
             return false;
-        while (i < len && is_digit(t[i]))
-            i++;
-        if (i < len && t[i] == '.') {
-            i++;
-            while (i < len && is_digit(t[i]))
-                i++;
-        }
+        i = skip_digits(t, len, i);
+        if (i < len && t[i] == '.')
+            i = skip_digits(t, len, i + 1);
     }
-    if (i < len && (t[i] == 'e' || t[i] == 'E')) {
-        i++;
-        if (i < len && (t[i] == '+' || t[i] == '-'))
-            i++;
-        if (i >= len || !is_digit(t[i]))
-            return false;
-        while (i < len && is_digit(t[i]))
-            i++;
-    }
-    return i == len;
+    return skip_exponent(t, len, &i) && i == len;
 }
 
 /* strtod of len bytes; false on overflow (Go's ParseFloat range error). */
@@ -318,18 +314,8 @@ static void resolve(resolved *r, const char *s, size_t len, char *scratch)
         size_t i = 1;
         if (i >= len || !is_digit(s[i]))
             return;
-        while (i < len && is_digit(s[i]))
-            i++;
-        if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-            i++;
-            if (i < len && (s[i] == '+' || s[i] == '-'))
-                i++;
-            if (i >= len || !is_digit(s[i]))
-                return;
-            while (i < len && is_digit(s[i]))
-                i++;
-        }
-        if (i != len)
+        i = skip_digits(s, len, i);
+        if (!skip_exponent(s, len, &i) || i != len)
             return;
         double d;
         if (parse_float(s, len, &d)) {
@@ -447,17 +433,9 @@ int slinky_doc__yaml_resolve(slinky_doc_value *v, const char *s, size_t len)
     case SLINKY_DOC_DOUBLE:
         rc = slinky_doc__set_number(v, r.d, r.text, r.textlen);
         break;
-    default: {
-        char *p = slinky_doc__strdup(v->doc, s, len);
-        if (!p) {
-            rc = SLINKY_ENOMEM;
-            break;
-        }
-        v->type = SLINKY_DOC_STRING;
-        v->u.str.s = p;
-        v->u.str.len = len;
+    default:
+        rc = slinky_doc__set_str(v, s, len);
         break;
-    }
     }
     if (scratch != stack)
         free(scratch);

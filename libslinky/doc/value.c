@@ -343,13 +343,7 @@ slinky_status slinky_doc_value_set_string_len(slinky_doc_value *v, const char *s
     CHECK_V(v, "slinky_doc_value_set_string_len");
     if (!s && len)
         return slinky__error_set(SLINKY_EINVALID, "slinky_doc_value_set_string_len: s is NULL");
-    char *p = slinky_doc__strdup(v->doc, s ? s : "", len);
-    if (!p)
-        return SLINKY_ENOMEM;
-    v->type = SLINKY_DOC_STRING;
-    v->u.str.s = p;
-    v->u.str.len = len;
-    return 0;
+    return slinky_doc__set_str(v, s ? s : "", len);
 }
 
 slinky_status slinky_doc_value_set_string(slinky_doc_value *v, const char *s)
@@ -395,38 +389,34 @@ slinky_status slinky_doc_value_set_copy(slinky_doc_value *v, const slinky_doc_va
 
 /* ------------------------------------------------------------------ containers */
 
+/* Make room for one more element in a container array (elements of `size` bytes). */
+static int grow(slinky_doc *doc, void **items, uint32_t n, uint32_t *cap, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    if (*cap >= UINT32_MAX / 2)
+        return slinky__error_set(SLINKY_EINVALID, "container too large");
+    uint32_t ncap = *cap ? *cap * 2 : 4;
+    void *p = slinky_doc__alloc(doc, (size_t)ncap * size);
+    if (!p)
+        return SLINKY_ENOMEM;
+    if (n)
+        memcpy(p, *items, (size_t)n * size);
+    *items = p;
+    *cap = ncap;
+    return 0;
+}
+
 static int grow_object(slinky_doc_value *v)
 {
-    if (v->u.obj.n < v->u.obj.cap)
-        return 0;
-    if (v->u.obj.cap >= UINT32_MAX / 2)
-        return slinky__error_set(SLINKY_EINVALID, "object too large");
-    uint32_t cap = v->u.obj.cap ? v->u.obj.cap * 2 : 4;
-    slinky_doc__member *m = slinky_doc__alloc(v->doc, cap * sizeof(*m));
-    if (!m)
-        return SLINKY_ENOMEM;
-    if (v->u.obj.n)
-        memcpy(m, v->u.obj.m, v->u.obj.n * sizeof(*m));
-    v->u.obj.m = m;
-    v->u.obj.cap = cap;
-    return 0;
+    return grow(v->doc, (void **)&v->u.obj.m, v->u.obj.n, &v->u.obj.cap,
+                sizeof(slinky_doc__member));
 }
 
 static int grow_array(slinky_doc_value *v)
 {
-    if (v->u.arr.n < v->u.arr.cap)
-        return 0;
-    if (v->u.arr.cap >= UINT32_MAX / 2)
-        return slinky__error_set(SLINKY_EINVALID, "array too large");
-    uint32_t cap = v->u.arr.cap ? v->u.arr.cap * 2 : 4;
-    slinky_doc_value **items = slinky_doc__alloc(v->doc, cap * sizeof(*items));
-    if (!items)
-        return SLINKY_ENOMEM;
-    if (v->u.arr.n)
-        memcpy(items, v->u.arr.items, v->u.arr.n * sizeof(*items));
-    v->u.arr.items = items;
-    v->u.arr.cap = cap;
-    return 0;
+    return grow(v->doc, (void **)&v->u.arr.items, v->u.arr.n, &v->u.arr.cap,
+                sizeof(slinky_doc_value *));
 }
 
 slinky_doc_value *slinky_doc__object_append(slinky_doc_value *v, const char *key, size_t keylen)
@@ -512,7 +502,7 @@ slinky_status slinky_doc_value_object_set_string(slinky_doc_value *v, const char
         return rc;
     if (!s)
         return slinky__error_set(SLINKY_EINVALID, "slinky_doc_value_object_set_string: s is NULL");
-    /* copy s first: it may point into the value being replaced (arena memory stays) */
+    /* s may point into the member being replaced: fine, arena memory is never reused */
     slinky_doc_value *slot;
     rc = slinky_doc_value_object_put(&slot, v, key);
     if (rc < 0)

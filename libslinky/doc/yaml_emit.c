@@ -26,42 +26,6 @@ static int put_spaces(slinky__buf *b, size_t n)
     return 0;
 }
 
-/* Decode one UTF-8 sequence; 0 when invalid. */
-static size_t utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
-{
-    unsigned char c = s[0];
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    size_t len;
-    uint32_t v;
-    if (c >= 0xC2 && c <= 0xDF) {
-        len = 2;
-        v = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3;
-        v = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4;
-        v = c & 0x07;
-    } else {
-        return 0;
-    }
-    if (n < len)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        v = (v << 6) | (s[i] & 0x3F);
-    }
-    if ((len == 3 && (v < 0x800 || (v >= 0xD800 && v <= 0xDFFF))) ||
-        (len == 4 && (v < 0x10000 || v > 0x10FFFF)))
-        return 0;
-    *cp = v;
-    return len;
-}
-
 /* Printable for libyaml and not a line break (NEL, LS, PS) or BOM. */
 static bool printable(uint32_t c)
 {
@@ -81,7 +45,7 @@ static bool all_printable(const char *str, size_t len, bool allow_nl_tab)
     size_t i = 0;
     while (i < len) {
         uint32_t cp;
-        size_t n = utf8_next(s + i, len - i, &cp);
+        size_t n = slinky_doc__utf8_decode(s + i, len - i, &cp);
         if (!n)
             return false;
         if (!printable(cp) && !(allow_nl_tab && (cp == '\n' || cp == '\t')))
@@ -139,7 +103,7 @@ static int put_double_quoted(slinky__buf *b, const char *str, size_t len)
                 break;
         }
         uint32_t cp;
-        size_t n = utf8_next(s + i, len - i, &cp);
+        size_t n = slinky_doc__utf8_decode(s + i, len - i, &cp);
         if (!n) {
             put(b, "\\uFFFD", 6);
             i++;
@@ -345,13 +309,8 @@ static int emit_object(slinky__buf *b, const slinky_doc_value *v, unsigned flags
                        bool inline_first)
 {
     uint32_t n = v->u.obj.n;
-    uint32_t *order = NULL;
-    if ((flags & SLINKY_DOC_DUMP_SORT_KEYS) && n > 1) {
-        order = slinky_doc__sorted_members(v);
-        if (!order)
-            return SLINKY_ENOMEM;
-    }
-    int rc = 0;
+    uint32_t *order;
+    int rc = slinky_doc__member_order(&order, v, flags);
     for (uint32_t i = 0; i < n && rc == 0; i++) {
         const slinky_doc__member *m = &v->u.obj.m[order ? order[i] : i];
         if (i || !inline_first)
@@ -431,18 +390,5 @@ slinky_status slinky_doc_value_dump_yaml(char **yaml_out, size_t *len_out,
 {
     if (!yaml_out || !v)
         return slinky__error_set(SLINKY_EINVALID, "slinky_doc_value_dump_yaml: NULL argument");
-    slinky__buf b = SLINKY__BUF_INIT;
-    int rc = slinky_doc__emit_yaml(&b, v, flags);
-    if (rc < 0) {
-        slinky__buf_dispose(&b);
-        return rc;
-    }
-    size_t len;
-    char *s = slinky__buf_detach(&b, &len);
-    if (!s)
-        return SLINKY_ENOMEM;
-    *yaml_out = s;
-    if (len_out)
-        *len_out = len;
-    return 0;
+    return slinky_doc__dump(yaml_out, len_out, v, flags, slinky_doc__emit_yaml);
 }

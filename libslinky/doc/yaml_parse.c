@@ -121,15 +121,8 @@ static int scalar_value(slinky_doc_value *v, const yaml_event_t *ev)
         resolve = 1;
     else
         resolve = plain;
-    if (!resolve) {
-        char *p = slinky_doc__strdup(v->doc, s, len);
-        if (!p)
-            return SLINKY_ENOMEM;
-        v->type = SLINKY_DOC_STRING;
-        v->u.str.s = p;
-        v->u.str.len = len;
-        return 0;
-    }
+    if (!resolve)
+        return slinky_doc__set_str(v, s, len);
     int rc = slinky_doc__yaml_resolve(v, s, len);
     if (rc == 0 && tag_is(tag, "float") && v->type == SLINKY_DOC_INT) {
         char num[24];
@@ -283,9 +276,7 @@ static int on_event(yctx *c, yaml_event_t *ev)
         c->alias_nodes += a->nodes;
         if (c->alias_nodes > c->alias_limit)
             return err_at(mark, SLINKY_EPARSE, "too many alias expansions");
-        slinky_doc_value *v = a->v->type == SLINKY_DOC_ARRAY || a->v->type == SLINKY_DOC_OBJECT
-                                  ? slinky_doc__copy(doc, a->v)
-                                  : slinky_doc__copy(doc, a->v);
+        slinky_doc_value *v = slinky_doc__copy(doc, a->v);
         if (!v)
             return SLINKY_ENOMEM;
         return add_value(c, v, mark);
