@@ -305,6 +305,12 @@ static int check_pairs(checker *c)
             finding(c, 1, w->file, w->line, w->col, "MaxNodeCount only compatible with cons_tres");
         }
     }
+    /* measured on 24.11: "fatal: STEP_MGR not supported without PrologFlags=contain" */
+    v = gget(&g, "SlurmctldParameters");
+    if (has_option(v, "enable_stepmgr") && !has_option(gget(&g, "PrologFlags"), "Contain")) {
+        const gent *w = gfind(&g, "SlurmctldParameters");
+        finding(c, 1, w->file, w->line, w->col, "STEP_MGR not supported without PrologFlags=contain");
+    }
     /* plugins the version does not have; plugin names are case-sensitive */
     static const char *const plugin_keys[] = {"AuthType", "CredType", "SelectType",
                                               "SchedulerType", "ProctrackType", "TaskPlugin",

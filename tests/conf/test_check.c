@@ -86,6 +86,9 @@ static void test_findings(void **state)
     expect(BASE "MetricsType=metrics/openmetrics\n", SLINKY_CONF_SLURM_24_11, 3,
            "unrecognized key: MetricsType");
     expect(BASE "MetricsType=metrics/openmetrics\n", SLINKY_CONF_SLURM_25_05, 0, NULL);
+    expect(BASE "SlurmctldParameters=enable_configless,enable_stepmgr\n", SLINKY_CONF_SLURM_24_11, 3,
+           "STEP_MGR not supported without PrologFlags=contain");
+    expect(BASE "SlurmctldParameters=enable_stepmgr\nPrologFlags=Contain\n", SLINKY_CONF_SLURM_24_11, 0, NULL);
     /* PreemptMode given: fine */
     expect(BASE "PreemptType=preempt/qos\nPreemptMode=REQUEUE\n", SLINKY_CONF_SLURM_22_05, 0, NULL);
     expect(BASE "JobContainerType=job_container/tmpfs\nPrologFlags=X11,Contain\n", SLINKY_CONF_SLURM_22_05, 0, NULL);
