@@ -72,9 +72,11 @@ SLINKY_API slinky_status slinky_doc_parse_json(slinky_doc **out, const char *dat
  * Parse the first YAML document of a stream into a new document, with the
  * scalar typing kubectl applies to manifests (YAML 1.1 as go-yaml v2 resolves
  * plain scalars: true/false/yes/no/on/off, null/~/empty, decimal, 0x, 0o/0
- * octal, 0b, underscores, floats, .inf/.nan; quoted scalars stay strings).
- * Anchors and aliases are expanded; merge keys (<<) are applied. An empty
- * stream gives a null root. Mapping keys that are not scalars are rejected.
+ * octal, 0b, underscores, floats, .inf/.nan; quoted scalars stay strings;
+ * timestamps stay strings as written). Anchors and aliases are expanded;
+ * merge keys (<<) are applied. Leading documents that are empty or null are
+ * skipped; an empty stream gives a null root. Mapping keys that are not
+ * scalars are rejected; scalar keys are taken as written ("1: x" has key "1").
  */
 SLINKY_API slinky_status slinky_doc_parse_yaml(slinky_doc **out, const char *data, size_t len);
 
@@ -243,6 +245,8 @@ enum slinky_doc_dump_flags {
  * Serialize a value as JSON. *json_out is NUL terminated and released with
  * slinky_free(); *len_out (may be NULL) receives its length without the NUL.
  * Output is valid UTF-8; control characters and U+2028/2029 are escaped.
+ * NaN and infinities (only YAML's .nan/.inf produce them) have no JSON form:
+ * SLINKY_EINVALID.
  */
 SLINKY_API slinky_status slinky_doc_value_dump_json(char **json_out, size_t *len_out,
                                                     const slinky_doc_value *v, unsigned flags);

@@ -32,6 +32,20 @@ static const unsigned char json_class[256] = {
     2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
 };
 
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+/* Eight bytes that need no escaping: no control character, '"', '\\' or non-ASCII byte. */
+static inline int plain_word(const unsigned char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, 8);
+    uint64_t q = w ^ (ONES * '"');
+    uint64_t bs = w ^ (ONES * '\\');
+    uint64_t bad = (w | ((w - ONES * 0x20) & ~w) | ((q - ONES) & ~q) | ((bs - ONES) & ~bs)) & HIGHS;
+    return bad == 0;
+}
+
 static int put_string(slinky__buf *b, const char *str, size_t len)
 {
     static const char hex[] = "0123456789abcdef";
@@ -46,6 +60,8 @@ static int put_string(slinky__buf *b, const char *str, size_t len)
     size_t i = 0;
     while (i < len) {
         size_t run = i;
+        while (run + 8 <= len && plain_word(s + run))
+            run += 8;
         while (run < len && json_class[s[run]] == 0)
             run++;
         if (run > i) {

@@ -256,6 +256,37 @@ static void test_invalid_utf8_output(void **state)
     slinky_doc_free(d);
 }
 
+static void test_escape_positions(void **state)
+{
+    (void)state;
+    static const char specials[] = {'"', '\\', '\n', '\x01', '\x1f', '\x7f'};
+    static const char *const escaped[] = {"\\\"", "\\\\", "\\n", "\\u0001", "\\u001f", "\x7f"};
+    slinky_doc *d;
+    assert_int_equal(slinky_doc_new(&d), 0);
+    for (size_t k = 0; k < sizeof(specials); k++) {
+        for (size_t len = 1; len <= 40; len++) {
+            for (size_t pos = 0; pos < len; pos++) {
+                char in[48], want[128];
+                memset(in, 'a', len);
+                in[pos] = specials[k];
+                assert_int_equal(slinky_doc_value_set_string_len(slinky_doc_root(d), in, len), 0);
+                char *out = dump(slinky_doc_root(d), 0);
+                snprintf(want, sizeof(want), "\"%.*s%s%.*s\"", (int)pos, in, escaped[k],
+                         (int)(len - pos - 1), in + pos + 1);
+                assert_string_equal(out, want);
+                slinky_free(out);
+            }
+        }
+    }
+    /* non-ASCII passes through, U+2028 is escaped, bad bytes become U+FFFD */
+    const char *in = "0123456789\xc3\xa9" "abcdefgh\xe2\x80\xa8" "ijklmnop\xc3" "qrstuvwx";
+    assert_int_equal(slinky_doc_value_set_string(slinky_doc_root(d), in), 0);
+    char *out = dump(slinky_doc_root(d), 0);
+    assert_string_equal(out, "\"0123456789\xc3\xa9" "abcdefgh\\u2028ijklmnop\\ufffdqrstuvwx\"");
+    slinky_free(out);
+    slinky_doc_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -263,6 +294,7 @@ int main(void)
         cmocka_unit_test(test_accept),          cmocka_unit_test(test_depth),
         cmocka_unit_test(test_error_position),  cmocka_unit_test(test_roundtrip),
         cmocka_unit_test(test_duplicate_keys),  cmocka_unit_test(test_invalid_utf8_output),
+        cmocka_unit_test(test_escape_positions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
