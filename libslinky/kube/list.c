@@ -11,24 +11,133 @@
 
 #define DEFAULT_LIMIT 500
 
-typedef struct page_ctx {
-    slinky_kube__stream s;
-    bool began;
-} page_ctx;
+/*
+ * The transfer runs on a helper thread that queues the reply's chunks
+ * (bounded by PIPE_MAX bytes); the calling thread parses them and runs the
+ * item callbacks, so decoding overlaps with the transfer.
+ */
+#define PIPE_MAX (4u << 20)
 
-static int page_sink(const char *data, size_t len, void *p)
+typedef struct chunk {
+    struct chunk *next;
+    size_t len;
+    char data[];
+} chunk;
+
+typedef struct pipe_ctx {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    chunk *head, *tail;
+    size_t queued;
+    bool done, abort;
+    slinky_kube_client *c;
+    slinky_kube__req req;
+    slinky_kube__resp resp;
+    int err, err_http;
+    char err_msg[512];
+} pipe_ctx;
+
+static int pipe_sink(const char *data, size_t len, void *p)
 {
-    page_ctx *pc = p;
-    return slinky_kube__stream_feed(&pc->s, data, len);
+    pipe_ctx *pc = p;
+    chunk *ch = malloc(sizeof(*ch) + len);
+    if (ch == NULL)
+        return slinky__error_oom();
+    ch->next = NULL;
+    ch->len = len;
+    memcpy(ch->data, data, len);
+    pthread_mutex_lock(&pc->lock);
+    while (pc->queued > PIPE_MAX && !pc->abort)
+        pthread_cond_wait(&pc->cond, &pc->lock);
+    if (pc->abort) {
+        pthread_mutex_unlock(&pc->lock);
+        free(ch);
+        return slinky__error_set(SLINKY_ECANCELED, "list stopped");
+    }
+    if (pc->tail)
+        pc->tail->next = ch;
+    else
+        pc->head = ch;
+    pc->tail = ch;
+    pc->queued += len;
+    pthread_cond_broadcast(&pc->cond);
+    pthread_mutex_unlock(&pc->lock);
+    return 0;
 }
 
-static int page_reset(void *p)
+static void *pipe_transfer(void *p)
 {
-    page_ctx *pc = p;
-    if (pc->s.nitems > 0)
-        return SLINKY_ERROR; /* items already delivered: cannot replay */
-    return slinky_kube__stream_begin(&pc->s, SLINKY_KUBE__STREAM_LIST, pc->s.item_cb,
-                                     pc->s.item_payload);
+    pipe_ctx *pc = p;
+    int err = slinky_kube__do(&pc->resp, pc->c, &pc->req);
+    pthread_mutex_lock(&pc->lock);
+    pc->err = err;
+    if (err) {
+        pc->err_http = slinky_error_last()->http_status;
+        snprintf(pc->err_msg, sizeof(pc->err_msg), "%s", slinky_error_last()->message);
+    }
+    pc->done = true;
+    pthread_cond_broadcast(&pc->cond);
+    pthread_mutex_unlock(&pc->lock);
+    return NULL;
+}
+
+/* Run req on a helper thread, feeding 2xx body bytes to the stream parser here. */
+static int pipe_run(slinky_kube__resp *resp, slinky_kube_client *c, slinky_kube__req *req,
+                    slinky_kube__stream *s)
+{
+    pipe_ctx pc;
+    memset(&pc, 0, sizeof(pc));
+    pthread_mutex_init(&pc.lock, NULL);
+    pthread_cond_init(&pc.cond, NULL);
+    pc.c = c;
+    pc.req = *req;
+    pc.req.sink = pipe_sink;
+    pc.req.sink_payload = &pc;
+    pc.req.sink_reset = NULL; /* bytes already parsed cannot be replayed */
+    pthread_t t;
+    int perr = 0;
+    if (pthread_create(&t, NULL, pipe_transfer, &pc) != 0) {
+        pthread_mutex_destroy(&pc.lock);
+        pthread_cond_destroy(&pc.cond);
+        return slinky__error_set(SLINKY_ERROR, "list: cannot start the transfer thread");
+    }
+    for (;;) {
+        pthread_mutex_lock(&pc.lock);
+        while (pc.head == NULL && !pc.done)
+            pthread_cond_wait(&pc.cond, &pc.lock);
+        chunk *ch = pc.head;
+        if (ch) {
+            pc.head = ch->next;
+            if (pc.head == NULL)
+                pc.tail = NULL;
+            pc.queued -= ch->len;
+            pthread_cond_broadcast(&pc.cond);
+        }
+        pthread_mutex_unlock(&pc.lock);
+        if (ch == NULL)
+            break; /* done and drained */
+        if (perr == 0) {
+            perr = slinky_kube__stream_feed(s, ch->data, ch->len);
+            if (perr) {
+                pthread_mutex_lock(&pc.lock);
+                pc.abort = true;
+                pthread_cond_broadcast(&pc.cond);
+                pthread_mutex_unlock(&pc.lock);
+            }
+        }
+        free(ch);
+    }
+    pthread_join(t, NULL);
+    pthread_mutex_destroy(&pc.lock);
+    pthread_cond_destroy(&pc.cond);
+    *resp = pc.resp;
+    if (perr) {
+        slinky_kube__resp_dispose(resp);
+        return perr; /* error set on this thread by the parser or callback */
+    }
+    if (pc.err)
+        return slinky__error_set_http(pc.err, pc.err_http, "%s", pc.err_msg);
+    return 0;
 }
 
 int slinky_kube__list_page(char **rv_out, char **continue_out, slinky_kube_client *c,
@@ -62,16 +171,18 @@ int slinky_kube__list_page(char **rv_out, char **continue_out, slinky_kube_clien
         slinky__buf_dispose(&b);
         return slinky__error_oom();
     }
-    page_ctx pc;
+    struct {
+        slinky_kube__stream s;
+    } pc;
     memset(&pc, 0, sizeof(pc));
     err = slinky_kube__stream_begin(&pc.s, SLINKY_KUBE__STREAM_LIST, cb, payload);
     if (err) {
         slinky__buf_dispose(&b);
         return err;
     }
-    slinky_kube__req req = {"GET", b.data, NULL, NULL, 0, page_sink, &pc, page_reset, true, false};
+    slinky_kube__req req = {"GET", b.data, NULL, NULL, 0, NULL, NULL, NULL, true, false};
     slinky_kube__resp resp;
-    err = slinky_kube__do(&resp, c, &req);
+    err = pipe_run(&resp, c, &req, &pc.s);
     if (err == 0 && (resp.status < 200 || resp.status >= 300))
         err = slinky_kube__status_error(resp.status, resp.body, resp.body_len, resp.retry_after);
     if (err == 0)
