@@ -3,6 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <git2/sys/mempack.h>
+#include <git2/sys/odb_backend.h>
+
 #include "ledger_internal.h"
 
 static int tip_tree(git_tree **out, git_oid *commit_out, slinky_ledger *l)
@@ -340,6 +343,9 @@ slinky_status slinky_ledger_import(size_t *applied_out, slinky_ledger *ledger, c
 /* verify                                                             */
 /* ------------------------------------------------------------------ */
 
+static int verify_chain(size_t *events_out, char **bad_commit_out, slinky_ledger *ledger,
+                        const git_oid *start, git_odb_backend *mem);
+
 slinky_status slinky_ledger_verify(size_t *events_out, char **bad_commit_out,
                                    slinky_ledger *ledger)
 {
@@ -348,8 +354,47 @@ slinky_status slinky_ledger_verify(size_t *events_out, char **bad_commit_out,
     return slinky_ledger__verify_from(events_out, bad_commit_out, ledger, NULL);
 }
 
+/*
+ * verify re-applies every event, which writes trees and blobs. Those writes go
+ * to an in-memory object backend of a second handle on the repository, so a
+ * verify neither fsyncs nor leaves objects behind.
+ */
+static int open_scratch(git_repository **out, git_odb_backend **mem_out, git_repository *repo)
+{
+    git_repository *r = NULL;
+    git_odb *odb = NULL;
+    git_odb_backend *mem = NULL;
+    if (git_repository_open_bare(&r, git_repository_path(repo)) < 0 ||
+        git_repository_odb(&odb, r) < 0 || git_mempack_new(&mem) < 0 ||
+        git_odb_add_backend(odb, mem, 1000) < 0) {
+        if (mem && !odb)
+            mem->free(mem);
+        git_odb_free(odb);
+        git_repository_free(r);
+        return slinky_ledger__git_error(SLINKY_EGIT, "open repository for verify");
+    }
+    git_odb_free(odb);
+    *out = r;
+    *mem_out = mem;
+    return 0;
+}
+
 int slinky_ledger__verify_from(size_t *events_out, char **bad_commit_out, slinky_ledger *ledger,
                                const git_oid *start)
+{
+    git_repository *scratch = NULL;
+    git_odb_backend *mem = NULL;
+    int rc = open_scratch(&scratch, &mem, ledger->repo);
+    if (rc < 0)
+        return rc;
+    slinky_ledger view = {scratch, ledger->path};
+    rc = verify_chain(events_out, bad_commit_out, &view, start, mem);
+    git_repository_free(scratch);
+    return rc;
+}
+
+static int verify_chain(size_t *events_out, char **bad_commit_out, slinky_ledger *ledger,
+                        const git_oid *start, git_odb_backend *mem)
 {
     git_oid *v = NULL;
     size_t n = 0;
@@ -422,6 +467,8 @@ int slinky_ledger__verify_from(size_t *events_out, char **bad_commit_out, slinky
         git_tree_free(parent_tree);
         slinky_ledger__event_dispose(&ev);
         git_commit_free(c);
+        if (i % 256 == 255)
+            git_mempack_reset(mem); /* bound memory: scratch trees are not needed later */
     }
     free(v);
     if (rc < 0) {
