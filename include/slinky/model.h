@@ -278,10 +278,12 @@ enum slinky_model_default_flags {
     /** The CRD schema defaults, as the API server applies them (only inside objects present). */
     SLINKY_MODEL_DEFAULT_CRD = 1,
     /**
-     * The operator's defaulting on top: parents created for replicas,
-     * scalingMode, updateStrategy (type RollingUpdate, maxUnavailable 25%),
-     * persistence.enabled, ha (enabled false, backups 1), and
-     * spec.clusterName = <namespace>_<name> when empty.
+     * The operator's defaulting on top (it creates missing parents):
+     * NodeSet updateStrategy.type RollingUpdate and then
+     * rollingUpdate.maxUnavailable "25%" (for RollingUpdate only),
+     * persistentVolumeClaimRetentionPolicy Retain/Retain; Controller
+     * persistence.enabled true and spec.clusterName = <namespace>_<name>
+     * when empty (ha.backups 1 is a CRD default once ha is present).
      */
     SLINKY_MODEL_DEFAULT_OPERATOR = 2,
     SLINKY_MODEL_DEFAULT_ALL = 3

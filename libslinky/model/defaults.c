@@ -115,6 +115,17 @@ SLINKY_API slinky_status slinky_model_object_apply_defaults(slinky_model_object 
     }
     if ((rc = slinky_model__default_value(root, rn, op)))
         goto fail;
+    if (op && o->info->kind == SLINKY_MODEL_KIND_NODESET) {
+        /* rollingUpdate.maxUnavailable (schema default) only for RollingUpdate */
+        slinky_doc_value *us = slinky_doc_value_path(root, "spec.updateStrategy"), *ru = NULL;
+        const char *type = slinky_doc_value_path_string(us, "type", "");
+        if (strcmp(type, "RollingUpdate") == 0 && !slinky_doc_value_get(us, "rollingUpdate")) {
+            if ((rc = slinky_doc_value_object_put(&ru, us, "rollingUpdate")) ||
+                (rc = slinky_doc_value_set_object(ru)) ||
+                (rc = slinky_model__default_value(root, rn, false)))
+                goto fail;
+        }
+    }
     if (op && o->info->kind == SLINKY_MODEL_KIND_CONTROLLER) {
         slinky_doc_value *spec = slinky_doc_value_get(root, "spec");
         const char *cn = slinky_doc_value_path_string(spec, "clusterName", "");

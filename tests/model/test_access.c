@@ -172,6 +172,14 @@ static void test_defaults(void **state)
     assert_string_equal(str_at(ns, "spec.updateStrategy.type"), "RollingUpdate");
     assert_string_equal(str_at(ns, "spec.updateStrategy.rollingUpdate.maxUnavailable"), "25%");
     assert_false(slinky_model_has(ns, "spec.updateStrategy.scheduledUpdate"));
+    assert_string_equal(str_at(ns, "spec.persistentVolumeClaimRetentionPolicy.whenScaled"), "Retain");
+    /* maxUnavailable only for RollingUpdate */
+    slinky_model_object *od = obj_from("apiVersion: slinky.slurm.net/v1beta1\nkind: NodeSet\n"
+                                       "metadata: {name: x}\nspec: {updateStrategy: {type: OnDelete}}\n");
+    assert_int_equal(slinky_model_object_apply_defaults(od, SLINKY_MODEL_DEFAULT_ALL), 0);
+    assert_false(slinky_model_has(od, "spec.updateStrategy.rollingUpdate"));
+    assert_int_equal(int_at(od, "spec.replicas"), 1);
+    slinky_model_object_free(od);
     assert_int_equal(slinky_model_set_string(ns, "spec.updateStrategy.scheduledUpdate.startTime", "2025-01-01T00:00:00Z"), 0);
     assert_int_equal(slinky_model_object_apply_defaults(ns, SLINKY_MODEL_DEFAULT_CRD), 0);
     assert_string_equal(str_at(ns, "spec.updateStrategy.scheduledUpdate.duration"), "30m");
@@ -183,8 +191,10 @@ static void test_defaults(void **state)
     assert_int_equal(slinky_model_object_new(&c, SLINKY_MODEL_KIND_CONTROLLER, "slinky", "slurm"), 0);
     assert_int_equal(slinky_model_object_apply_defaults(c, SLINKY_MODEL_DEFAULT_ALL), 0);
     assert_string_equal(str_at(c, "spec.clusterName"), "slinky_slurm");
+    assert_false(slinky_model_has(c, "spec.ha"));
+    assert_int_equal(slinky_model_controller_set_ha_enabled(c, true), 0);
+    assert_int_equal(slinky_model_object_apply_defaults(c, SLINKY_MODEL_DEFAULT_CRD), 0);
     assert_int_equal(int_at(c, "spec.ha.backups"), 1);
-    assert_false(bool_at(c, "spec.ha.enabled"));
     assert_true(bool_at(c, "spec.persistence.enabled"));
     assert_false(bool_at(c, "spec.external"));
     char *cn = NULL;
