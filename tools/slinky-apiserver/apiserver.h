@@ -216,6 +216,7 @@ typedef struct as_req {
     size_t n_query;
     const char *content_type;
     const char *accept;
+    const char *user_agent;
     const char *body;
     size_t body_len;
 } as_req;

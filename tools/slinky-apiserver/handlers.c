@@ -886,6 +886,10 @@ int as_update_doc(hctx *h, as_obj *old, slinky_doc_value *root, bool status_only
             return as_resp_status(h->resp, 500, "InternalError", "out of memory", NULL);
         }
         slinky_doc_value *nroot = slinky_doc_root(nd);
+        const slinky_doc_value *mf = slinky_doc_value_path(root, "metadata.managedFields");
+        if (h->managed_done && mf)
+            slinky_doc_value_object_set(slinky_doc_value_get(nroot, "metadata"), "managedFields",
+                                        mf);
         if (st)
             slinky_doc_value_object_set(nroot, "status", st);
         else if (slinky_doc_value_get(nroot, "status"))

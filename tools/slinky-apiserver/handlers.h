@@ -14,6 +14,7 @@ typedef struct hctx {
     const as_req *req;
     as_resp *resp;
     bool body_dry_run; /* DeleteOptions.dryRun */
+    bool managed_done; /* server-side apply already wrote managedFields */
 } hctx;
 
 int as_resp_error(as_resp *resp, const as_rtype *rt, int code, const char *reason,
@@ -36,5 +37,20 @@ void as_hook_after_write(hctx *h, const slinky_doc_value *root);
 int as_apply_patch(hctx *h);
 void as_managed_update(hctx *h, const slinky_doc_value *old, slinky_doc_value *root,
                        const char *operation);
+
+/* field sets (apply.c), exposed for the unit tests */
+typedef struct as_pset {
+    char **v; /* sorted, unique; tokens joined by '\x01' */
+    size_t n, cap;
+} as_pset;
+void as_pset_dispose(as_pset *p);
+bool as_pset_has(const as_pset *p, const char *path);
+/** Leaf field paths of an object (FieldsV1 tokens: f:, k:, v:, "."). */
+int as_fields_of(as_pset *out, const slinky_doc_value *obj, const slinky_doc_value *schema,
+                 bool builtin, bool status_only, bool has_status);
+int as_fields_to_v1(slinky_doc_value *out, const as_pset *p);
+int as_fields_from_v1(as_pset *out, const slinky_doc_value *v1);
+/** ".spec.containers[name=\"a\"].image" */
+char *as_field_display(const char *path);
 
 #endif

@@ -264,6 +264,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     req.n_query = q.n;
     req.content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
     req.accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
+    req.user_agent = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "User-Agent");
     req.body = st->body.data ? st->body.data : "";
     req.body_len = st->body.len;
     bool admin = strncmp(url, "/admin/", 7) == 0;

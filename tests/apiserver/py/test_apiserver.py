@@ -154,3 +154,43 @@ def test_no_token_is_401(server):
         with pytest.raises(ApiException) as e:
             client.CoreV1Api(a).list_namespace()
     assert e.value.status == 401
+
+
+def apply_yaml(api, name, replicas, manager, force=False):
+    o = nodeset(name)
+    o["spec"]["replicas"] = replicas
+    q = [("fieldManager", manager)] + ([("force", "true")] if force else [])
+    return api.call_api(
+        "/apis/%s/%s/namespaces/%s/nodesets/%s" % (G, V, NS, name), "PATCH",
+        query_params=q, header_params={"Content-Type": "application/apply-patch+yaml",
+                                       "Accept": "application/json"},
+        body=yaml.safe_dump(o), response_type="object", auth_settings=["BearerToken"],
+        _return_http_data_only=True)
+
+
+def test_server_side_apply_yaml(api):
+    created = apply_yaml(api, "py-ssa", 2, "py-one")
+    assert created["spec"]["replicas"] == 2
+    mf = created["metadata"]["managedFields"]
+    assert [(m["manager"], m["operation"]) for m in mf] == [("py-one", "Apply")]
+    with pytest.raises(ApiException) as e:
+        apply_yaml(api, "py-ssa", 3, "py-two")
+    assert e.value.status == 409
+    st = json.loads(e.value.body)
+    assert st["reason"] == "Conflict"
+    assert st["details"]["causes"] == [{"reason": "FieldManagerConflict",
+                                        "message": 'conflict with "py-one" using %s/%s' % (G, V),
+                                        "field": ".spec.replicas"}]
+    forced = apply_yaml(api, "py-ssa", 3, "py-two", force=True)
+    assert forced["spec"]["replicas"] == 3
+    owners = {m["manager"]: m["fieldsV1"] for m in forced["metadata"]["managedFields"]}
+    assert "f:replicas" in owners["py-two"]["f:spec"]
+    assert "f:replicas" not in owners["py-one"]["f:spec"]
+    # an update by another client records an Update entry for it
+    co = client.CustomObjectsApi(api)
+    upd = co.patch_namespaced_custom_object(G, V, NS, "nodesets", "py-ssa",
+                                            {"spec": {"replicas": 4}}, field_manager="py-edit")
+    ops = {(m["manager"], m["operation"]) for m in upd["metadata"]["managedFields"]}
+    assert ("py-edit", "Update") in ops
+    owners = {m["manager"]: m["fieldsV1"] for m in upd["metadata"]["managedFields"]}
+    assert "f:replicas" not in owners["py-two"]["f:spec"]
