@@ -187,30 +187,46 @@ static long find_lone_surrogate(const char *data, size_t len)
     return -1;
 }
 
-/* Strict UTF-8 check (no overlongs, surrogates or code points above U+10FFFF). */
-static long find_bad_utf8(const char *data, size_t len)
+/*
+ * Bytes yajl lets through but RFC 8259 forbids: invalid UTF-8 (yajl accepts
+ * overlongs, surrogates and code points above U+10FFFF) and the control
+ * characters \f and \v, which yajl takes for whitespace. (Other control
+ * characters are errors for yajl too.) Returns the offset of the first such
+ * byte, or -1; *what names the problem.
+ */
+static long find_bad_byte(const char *data, size_t len, const char **what)
 {
     const unsigned char *s = (const unsigned char *)data;
     size_t i = 0;
     while (i < len) {
-        /* skip ASCII eight bytes at a time */
+        /* skip eight plain ASCII bytes (no control characters) at a time */
         while (i + 8 <= len) {
             uint64_t w;
             memcpy(&w, s + i, 8);
-            if (w & 0x8080808080808080ULL)
+            if ((w | ((w - 0x2020202020202020ULL) & ~w)) & 0x8080808080808080ULL)
                 break;
             i += 8;
         }
         if (i >= len)
             break;
+        if (s[i] < 0x20) {
+            if (s[i] != '\t' && s[i] != '\n' && s[i] != '\r') {
+                *what = "invalid control character";
+                return (long)i;
+            }
+            i++;
+            continue;
+        }
         if (s[i] < 0x80) {
             i++;
             continue;
         }
         uint32_t cp;
         size_t n = slinky_doc__utf8_decode(s + i, len - i, &cp);
-        if (!n)
+        if (!n) {
+            *what = "invalid UTF-8";
             return (long)i;
+        }
         i += n;
     }
     return -1;
@@ -261,9 +277,10 @@ slinky_status slinky_doc_parse_json(slinky_doc **out, const char *data, size_t l
     if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
         skip = 3; /* RFC 8259 section 8.1: a parser MAY ignore a BOM */
 
-    long bad = find_bad_utf8(data + skip, len - skip);
+    const char *what = NULL;
+    long bad = find_bad_byte(data + skip, len - skip, &what);
     if (bad >= 0)
-        return parse_error_at(orig, origlen, skip + (size_t)bad, "invalid UTF-8");
+        return parse_error_at(orig, origlen, skip + (size_t)bad, what);
     long sur = find_lone_surrogate(data + skip, len - skip);
     if (sur >= 0)
         return parse_error_at(orig, origlen, skip + (size_t)sur,

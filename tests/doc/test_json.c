@@ -140,6 +140,13 @@ static void test_reject(void **state)
     BAD("tru");
     BAD("nul");
     BAD("\"abc");
+    BAD("[1,\f2]");
+    BAD("\v1");
+    BAD("{\"a\":1}\f");
+    BAD("\"a\x7f\x1b\"");
+    BAD("\"\xf4\x90\x80\x80\"");
+    BAD("\"\xe0\x80\xaf\"");
+    BAD("\"\xf8\x88\x80\x80\x80\"");
 }
 
 static void test_accept(void **state)
@@ -153,6 +160,8 @@ static void test_accept(void **state)
     slinky_doc_free(OK("-0.0e-0"));
     slinky_doc_free(OK("1e999"));
     slinky_doc_free(OK("\"\xe2\x82\xac\""));
+    slinky_doc_free(OK("\"\x7f\xef\xbf\xbf\xf4\x8f\xbf\xbf\""));
+    slinky_doc_free(OK("-0"));
 }
 
 static void test_depth(void **state)
@@ -185,6 +194,10 @@ static void test_error_position(void **state)
     BAD("[1,\n2,\n]");
     assert_int_equal(slinky_error_last()->line, 3);
     assert_int_equal(slinky_error_last()->column, 1);
+    BAD("[1,\n \f2]");
+    assert_int_equal(slinky_error_last()->line, 2);
+    assert_int_equal(slinky_error_last()->column, 2);
+    assert_non_null(strstr(slinky_error_last()->message, "control character"));
     BAD("[\"ok\",\n  \"\\ud800\"]");
     assert_int_equal(slinky_error_last()->line, 2);
     assert_int_equal(slinky_error_last()->column, 4);
