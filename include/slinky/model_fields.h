@@ -11,11 +11,11 @@
 
 SLINKY_BEGIN_DECLS
 
-/** spec.accountingRef (object): true when set (present and not null). */
+/** spec.accountingRef (object; The Accounting (slurmdbd) this cluster records to.): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_accounting_ref(const slinky_model_controller *o);
-/** spec.accountingRef (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.accountingRef (object; The Accounting (slurmdbd) this cluster records to.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_accounting_ref(const slinky_doc_value **out, const slinky_model_controller *o);
-/** spec.accountingRef (object): replace by a deep copy of value. */
+/** spec.accountingRef (object; The Accounting (slurmdbd) this cluster records to.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_accounting_ref(slinky_model_controller *o, const slinky_doc_value *value);
 /** spec.accountingRef.name (string, default ""): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_accounting_ref_name(const slinky_model_controller *o);
@@ -23,53 +23,53 @@ SLINKY_API bool slinky_model_controller_has_accounting_ref_name(const slinky_mod
 SLINKY_API slinky_status slinky_model_controller_get_accounting_ref_name(const char **out, const slinky_model_controller *o);
 /** spec.accountingRef.name (string, default ""): set (copied). */
 SLINKY_API slinky_status slinky_model_controller_set_accounting_ref_name(slinky_model_controller *o, const char *value);
-/** spec.clusterName (string): true when set (present and not null). */
+/** spec.clusterName (string; Slurm ClusterName; empty means <namespace>_<name>. At most 40 characters; fixed after creation.): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_cluster_name(const slinky_model_controller *o);
-/** spec.clusterName (string). *out borrowed until o changes; ENOTFOUND when unset. */
+/** spec.clusterName (string; Slurm ClusterName; empty means <namespace>_<name>. At most 40 characters; fixed after creation.). *out borrowed until o changes; ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_cluster_name(const char **out, const slinky_model_controller *o);
-/** spec.clusterName (string): set (copied). */
+/** spec.clusterName (string; Slurm ClusterName; empty means <namespace>_<name>. At most 40 characters; fixed after creation.): set (copied). */
 SLINKY_API slinky_status slinky_model_controller_set_cluster_name(slinky_model_controller *o, const char *value);
-/** spec.configFileRefs (array): true when set (present and not null). */
+/** spec.configFileRefs (array; ConfigMaps whose files are mounted into /etc/slurm (not slurm.conf or slurmdbd.conf).): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_config_file_refs(const slinky_model_controller *o);
-/** spec.configFileRefs (array): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.configFileRefs (array; ConfigMaps whose files are mounted into /etc/slurm (not slurm.conf or slurmdbd.conf).): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_config_file_refs(const slinky_doc_value **out, const slinky_model_controller *o);
-/** spec.configFileRefs (array): replace by a deep copy of value. */
+/** spec.configFileRefs (array; ConfigMaps whose files are mounted into /etc/slurm (not slurm.conf or slurmdbd.conf).): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_config_file_refs(slinky_model_controller *o, const slinky_doc_value *value);
 /** spec.configFileRefs: number of elements (0 when unset). */
 SLINKY_API size_t slinky_model_controller_get_config_file_refs_count(const slinky_model_controller *o);
 /** spec.configFileRefs[i].name (string, default ""); ENOTFOUND when unset or out of range. */
 SLINKY_API slinky_status slinky_model_controller_get_config_file_refs_name(const char **out, const slinky_model_controller *o, size_t i);
-/** spec.epilogScriptRefs (array): true when set (present and not null). */
+/** spec.epilogScriptRefs (array; ConfigMaps with Epilog scripts for /etc/slurm.): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_epilog_script_refs(const slinky_model_controller *o);
-/** spec.epilogScriptRefs (array): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.epilogScriptRefs (array; ConfigMaps with Epilog scripts for /etc/slurm.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_epilog_script_refs(const slinky_doc_value **out, const slinky_model_controller *o);
-/** spec.epilogScriptRefs (array): replace by a deep copy of value. */
+/** spec.epilogScriptRefs (array; ConfigMaps with Epilog scripts for /etc/slurm.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_epilog_script_refs(slinky_model_controller *o, const slinky_doc_value *value);
 /** spec.epilogScriptRefs: number of elements (0 when unset). */
 SLINKY_API size_t slinky_model_controller_get_epilog_script_refs_count(const slinky_model_controller *o);
 /** spec.epilogScriptRefs[i].name (string, default ""); ENOTFOUND when unset or out of range. */
 SLINKY_API slinky_status slinky_model_controller_get_epilog_script_refs_name(const char **out, const slinky_model_controller *o, size_t i);
-/** spec.epilogSlurmctldScriptRefs (array): true when set (present and not null). */
+/** spec.epilogSlurmctldScriptRefs (array; ConfigMaps with EpilogSlurmctld scripts for /etc/slurm.): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_epilog_slurmctld_script_refs(const slinky_model_controller *o);
-/** spec.epilogSlurmctldScriptRefs (array): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.epilogSlurmctldScriptRefs (array; ConfigMaps with EpilogSlurmctld scripts for /etc/slurm.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_epilog_slurmctld_script_refs(const slinky_doc_value **out, const slinky_model_controller *o);
-/** spec.epilogSlurmctldScriptRefs (array): replace by a deep copy of value. */
+/** spec.epilogSlurmctldScriptRefs (array; ConfigMaps with EpilogSlurmctld scripts for /etc/slurm.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_epilog_slurmctld_script_refs(slinky_model_controller *o, const slinky_doc_value *value);
 /** spec.epilogSlurmctldScriptRefs: number of elements (0 when unset). */
 SLINKY_API size_t slinky_model_controller_get_epilog_slurmctld_script_refs_count(const slinky_model_controller *o);
 /** spec.epilogSlurmctldScriptRefs[i].name (string, default ""); ENOTFOUND when unset or out of range. */
 SLINKY_API slinky_status slinky_model_controller_get_epilog_slurmctld_script_refs_name(const char **out, const slinky_model_controller *o, size_t i);
-/** spec.external (boolean, default false): true when set (present and not null). */
+/** spec.external (boolean, default false; True when slurmctld runs outside Kubernetes (externalConfig then says where).): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_external(const slinky_model_controller *o);
-/** spec.external (boolean, default false). ENOTFOUND when unset. */
+/** spec.external (boolean, default false; True when slurmctld runs outside Kubernetes (externalConfig then says where).). ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_external(bool *out, const slinky_model_controller *o);
-/** spec.external (boolean, default false): set. */
+/** spec.external (boolean, default false; True when slurmctld runs outside Kubernetes (externalConfig then says where).): set. */
 SLINKY_API slinky_status slinky_model_controller_set_external(slinky_model_controller *o, bool value);
-/** spec.externalConfig (object): true when set (present and not null). */
+/** spec.externalConfig (object; Address of an external slurmctld.): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_external_config(const slinky_model_controller *o);
-/** spec.externalConfig (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.externalConfig (object; Address of an external slurmctld.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_external_config(const slinky_doc_value **out, const slinky_model_controller *o);
-/** spec.externalConfig (object): replace by a deep copy of value. */
+/** spec.externalConfig (object; Address of an external slurmctld.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_external_config(slinky_model_controller *o, const slinky_doc_value *value);
 /** spec.externalConfig.host (string): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_external_config_host(const slinky_model_controller *o);
@@ -83,17 +83,17 @@ SLINKY_API bool slinky_model_controller_has_external_config_port(const slinky_mo
 SLINKY_API slinky_status slinky_model_controller_get_external_config_port(int64_t *out, const slinky_model_controller *o);
 /** spec.externalConfig.port (integer): set. */
 SLINKY_API slinky_status slinky_model_controller_set_external_config_port(slinky_model_controller *o, int64_t value);
-/** spec.extraConf (string): true when set (present and not null). */
+/** spec.extraConf (string; Lines appended to the rendered slurm.conf.): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_extra_conf(const slinky_model_controller *o);
-/** spec.extraConf (string). *out borrowed until o changes; ENOTFOUND when unset. */
+/** spec.extraConf (string; Lines appended to the rendered slurm.conf.). *out borrowed until o changes; ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_extra_conf(const char **out, const slinky_model_controller *o);
-/** spec.extraConf (string): set (copied). */
+/** spec.extraConf (string; Lines appended to the rendered slurm.conf.): set (copied). */
 SLINKY_API slinky_status slinky_model_controller_set_extra_conf(slinky_model_controller *o, const char *value);
-/** spec.ha (object): true when set (present and not null). */
+/** spec.ha (object; Backup controllers (Slurm HA); needs persistence with an existing ReadWriteMany claim.): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_ha(const slinky_model_controller *o);
-/** spec.ha (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.ha (object; Backup controllers (Slurm HA); needs persistence with an existing ReadWriteMany claim.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_ha(const slinky_doc_value **out, const slinky_model_controller *o);
-/** spec.ha (object): replace by a deep copy of value. */
+/** spec.ha (object; Backup controllers (Slurm HA); needs persistence with an existing ReadWriteMany claim.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_ha(slinky_model_controller *o, const slinky_doc_value *value);
 /** spec.ha.backups (integer, int32, default 1): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_ha_backups(const slinky_model_controller *o);
@@ -107,17 +107,17 @@ SLINKY_API bool slinky_model_controller_has_ha_enabled(const slinky_model_contro
 SLINKY_API slinky_status slinky_model_controller_get_ha_enabled(bool *out, const slinky_model_controller *o);
 /** spec.ha.enabled (boolean, default false): set. */
 SLINKY_API slinky_status slinky_model_controller_set_ha_enabled(slinky_model_controller *o, bool value);
-/** spec.inplaceReconfigure (boolean, default false): true when set (present and not null). */
+/** spec.inplaceReconfigure (boolean, default false; Apply configuration changes with scontrol reconfigure instead of recreating the pod.): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_inplace_reconfigure(const slinky_model_controller *o);
-/** spec.inplaceReconfigure (boolean, default false). ENOTFOUND when unset. */
+/** spec.inplaceReconfigure (boolean, default false; Apply configuration changes with scontrol reconfigure instead of recreating the pod.). ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_inplace_reconfigure(bool *out, const slinky_model_controller *o);
-/** spec.inplaceReconfigure (boolean, default false): set. */
+/** spec.inplaceReconfigure (boolean, default false; Apply configuration changes with scontrol reconfigure instead of recreating the pod.): set. */
 SLINKY_API slinky_status slinky_model_controller_set_inplace_reconfigure(slinky_model_controller *o, bool value);
-/** spec.jwksKeyRef (object): true when set (present and not null). */
+/** spec.jwksKeyRef (object; Key (ConfigMap) with the JWKS for auth/jwt.): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_jwks_key_ref(const slinky_model_controller *o);
-/** spec.jwksKeyRef (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.jwksKeyRef (object; Key (ConfigMap) with the JWKS for auth/jwt.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_jwks_key_ref(const slinky_doc_value **out, const slinky_model_controller *o);
-/** spec.jwksKeyRef (object): replace by a deep copy of value. */
+/** spec.jwksKeyRef (object; Key (ConfigMap) with the JWKS for auth/jwt.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_jwks_key_ref(slinky_model_controller *o, const slinky_doc_value *value);
 /** spec.jwksKeyRef.key (string): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_jwks_key_ref_key(const slinky_model_controller *o);
@@ -137,11 +137,11 @@ SLINKY_API bool slinky_model_controller_has_jwks_key_ref_optional(const slinky_m
 SLINKY_API slinky_status slinky_model_controller_get_jwks_key_ref_optional(bool *out, const slinky_model_controller *o);
 /** spec.jwksKeyRef.optional (boolean): set. */
 SLINKY_API slinky_status slinky_model_controller_set_jwks_key_ref_optional(slinky_model_controller *o, bool value);
-/** spec.jwtHs256KeyRef (object): true when set (present and not null). */
+/** spec.jwtHs256KeyRef (object; Secret key with the HS256 key for auth/jwt (deprecated in favour of jwtKeyRef).): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_jwt_hs256_key_ref(const slinky_model_controller *o);
-/** spec.jwtHs256KeyRef (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.jwtHs256KeyRef (object; Secret key with the HS256 key for auth/jwt (deprecated in favour of jwtKeyRef).): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_jwt_hs256_key_ref(const slinky_doc_value **out, const slinky_model_controller *o);
-/** spec.jwtHs256KeyRef (object): replace by a deep copy of value. */
+/** spec.jwtHs256KeyRef (object; Secret key with the HS256 key for auth/jwt (deprecated in favour of jwtKeyRef).): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_jwt_hs256_key_ref(slinky_model_controller *o, const slinky_doc_value *value);
 /** spec.jwtHs256KeyRef.key (string): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_jwt_hs256_key_ref_key(const slinky_model_controller *o);
@@ -161,11 +161,11 @@ SLINKY_API bool slinky_model_controller_has_jwt_hs256_key_ref_optional(const sli
 SLINKY_API slinky_status slinky_model_controller_get_jwt_hs256_key_ref_optional(bool *out, const slinky_model_controller *o);
 /** spec.jwtHs256KeyRef.optional (boolean): set. */
 SLINKY_API slinky_status slinky_model_controller_set_jwt_hs256_key_ref_optional(slinky_model_controller *o, bool value);
-/** spec.jwtKeyRef (object): true when set (present and not null). */
+/** spec.jwtKeyRef (object; Secret key with the key for auth/jwt.): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_jwt_key_ref(const slinky_model_controller *o);
-/** spec.jwtKeyRef (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.jwtKeyRef (object; Secret key with the key for auth/jwt.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_jwt_key_ref(const slinky_doc_value **out, const slinky_model_controller *o);
-/** spec.jwtKeyRef (object): replace by a deep copy of value. */
+/** spec.jwtKeyRef (object; Secret key with the key for auth/jwt.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_jwt_key_ref(slinky_model_controller *o, const slinky_doc_value *value);
 /** spec.jwtKeyRef.key (string): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_jwt_key_ref_key(const slinky_model_controller *o);
@@ -185,17 +185,17 @@ SLINKY_API bool slinky_model_controller_has_jwt_key_ref_optional(const slinky_mo
 SLINKY_API slinky_status slinky_model_controller_get_jwt_key_ref_optional(bool *out, const slinky_model_controller *o);
 /** spec.jwtKeyRef.optional (boolean): set. */
 SLINKY_API slinky_status slinky_model_controller_set_jwt_key_ref_optional(slinky_model_controller *o, bool value);
-/** spec.logfile (object): true when set (present and not null). */
+/** spec.logfile (object; Container settings of the log sidecar (a corev1.Container, passed through).): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_logfile(const slinky_model_controller *o);
-/** spec.logfile (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.logfile (object; Container settings of the log sidecar (a corev1.Container, passed through).): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_logfile(const slinky_doc_value **out, const slinky_model_controller *o);
-/** spec.logfile (object): replace by a deep copy of value. */
+/** spec.logfile (object; Container settings of the log sidecar (a corev1.Container, passed through).): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_logfile(slinky_model_controller *o, const slinky_doc_value *value);
-/** spec.metrics (object): true when set (present and not null). */
+/** spec.metrics (object; Metrics endpoints and an optional Prometheus ServiceMonitor.): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_metrics(const slinky_model_controller *o);
-/** spec.metrics (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.metrics (object; Metrics endpoints and an optional Prometheus ServiceMonitor.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_metrics(const slinky_doc_value **out, const slinky_model_controller *o);
-/** spec.metrics (object): replace by a deep copy of value. */
+/** spec.metrics (object; Metrics endpoints and an optional Prometheus ServiceMonitor.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_metrics(slinky_model_controller *o, const slinky_doc_value *value);
 /** spec.metrics.enabled (boolean, default false): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_metrics_enabled(const slinky_model_controller *o);
@@ -261,11 +261,11 @@ SLINKY_API bool slinky_model_controller_has_metrics_service_monitor_scrape_timeo
 SLINKY_API slinky_status slinky_model_controller_get_metrics_service_monitor_scrape_timeout(const char **out, const slinky_model_controller *o);
 /** spec.metrics.serviceMonitor.scrapeTimeout (string): set (copied). */
 SLINKY_API slinky_status slinky_model_controller_set_metrics_service_monitor_scrape_timeout(slinky_model_controller *o, const char *value);
-/** spec.persistence (object): true when set (present and not null). */
+/** spec.persistence (object; Volume for the slurmctld state save location.): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_persistence(const slinky_model_controller *o);
-/** spec.persistence (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.persistence (object; Volume for the slurmctld state save location.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_persistence(const slinky_doc_value **out, const slinky_model_controller *o);
-/** spec.persistence (object): replace by a deep copy of value. */
+/** spec.persistence (object; Volume for the slurmctld state save location.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_persistence(slinky_model_controller *o, const slinky_doc_value *value);
 /** spec.persistence.accessModes (array): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_persistence_access_modes(const slinky_model_controller *o);
@@ -413,37 +413,37 @@ SLINKY_API bool slinky_model_controller_has_persistence_volume_name(const slinky
 SLINKY_API slinky_status slinky_model_controller_get_persistence_volume_name(const char **out, const slinky_model_controller *o);
 /** spec.persistence.volumeName (string): set (copied). */
 SLINKY_API slinky_status slinky_model_controller_set_persistence_volume_name(slinky_model_controller *o, const char *value);
-/** spec.prologScriptRefs (array): true when set (present and not null). */
+/** spec.prologScriptRefs (array; ConfigMaps with Prolog scripts for /etc/slurm.): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_prolog_script_refs(const slinky_model_controller *o);
-/** spec.prologScriptRefs (array): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.prologScriptRefs (array; ConfigMaps with Prolog scripts for /etc/slurm.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_prolog_script_refs(const slinky_doc_value **out, const slinky_model_controller *o);
-/** spec.prologScriptRefs (array): replace by a deep copy of value. */
+/** spec.prologScriptRefs (array; ConfigMaps with Prolog scripts for /etc/slurm.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_prolog_script_refs(slinky_model_controller *o, const slinky_doc_value *value);
 /** spec.prologScriptRefs: number of elements (0 when unset). */
 SLINKY_API size_t slinky_model_controller_get_prolog_script_refs_count(const slinky_model_controller *o);
 /** spec.prologScriptRefs[i].name (string, default ""); ENOTFOUND when unset or out of range. */
 SLINKY_API slinky_status slinky_model_controller_get_prolog_script_refs_name(const char **out, const slinky_model_controller *o, size_t i);
-/** spec.prologSlurmctldScriptRefs (array): true when set (present and not null). */
+/** spec.prologSlurmctldScriptRefs (array; ConfigMaps with PrologSlurmctld scripts for /etc/slurm.): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_prolog_slurmctld_script_refs(const slinky_model_controller *o);
-/** spec.prologSlurmctldScriptRefs (array): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.prologSlurmctldScriptRefs (array; ConfigMaps with PrologSlurmctld scripts for /etc/slurm.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_prolog_slurmctld_script_refs(const slinky_doc_value **out, const slinky_model_controller *o);
-/** spec.prologSlurmctldScriptRefs (array): replace by a deep copy of value. */
+/** spec.prologSlurmctldScriptRefs (array; ConfigMaps with PrologSlurmctld scripts for /etc/slurm.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_prolog_slurmctld_script_refs(slinky_model_controller *o, const slinky_doc_value *value);
 /** spec.prologSlurmctldScriptRefs: number of elements (0 when unset). */
 SLINKY_API size_t slinky_model_controller_get_prolog_slurmctld_script_refs_count(const slinky_model_controller *o);
 /** spec.prologSlurmctldScriptRefs[i].name (string, default ""); ENOTFOUND when unset or out of range. */
 SLINKY_API slinky_status slinky_model_controller_get_prolog_slurmctld_script_refs_name(const char **out, const slinky_model_controller *o, size_t i);
-/** spec.reconfigure (object): true when set (present and not null). */
+/** spec.reconfigure (object; Container settings of the reconfigure sidecar (passed through).): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_reconfigure(const slinky_model_controller *o);
-/** spec.reconfigure (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.reconfigure (object; Container settings of the reconfigure sidecar (passed through).): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_reconfigure(const slinky_doc_value **out, const slinky_model_controller *o);
-/** spec.reconfigure (object): replace by a deep copy of value. */
+/** spec.reconfigure (object; Container settings of the reconfigure sidecar (passed through).): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_reconfigure(slinky_model_controller *o, const slinky_doc_value *value);
-/** spec.service (object): true when set (present and not null). */
+/** spec.service (object; Template of the Service in front of slurmctld.): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_service(const slinky_model_controller *o);
-/** spec.service (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.service (object; Template of the Service in front of slurmctld.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_service(const slinky_doc_value **out, const slinky_model_controller *o);
-/** spec.service (object): replace by a deep copy of value. */
+/** spec.service (object; Template of the Service in front of slurmctld.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_service(slinky_model_controller *o, const slinky_doc_value *value);
 /** spec.service.metadata (object): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_service_metadata(const slinky_model_controller *o);
@@ -489,11 +489,11 @@ SLINKY_API bool slinky_model_controller_has_service_spec(const slinky_model_cont
 SLINKY_API slinky_status slinky_model_controller_get_service_spec(const slinky_doc_value **out, const slinky_model_controller *o);
 /** spec.service.spec (object): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_service_spec(slinky_model_controller *o, const slinky_doc_value *value);
-/** spec.slurmKeyRef (object): true when set (present and not null). */
+/** spec.slurmKeyRef (object; Secret key with the auth/slurm key; fixed after creation.): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_slurm_key_ref(const slinky_model_controller *o);
-/** spec.slurmKeyRef (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.slurmKeyRef (object; Secret key with the auth/slurm key; fixed after creation.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_slurm_key_ref(const slinky_doc_value **out, const slinky_model_controller *o);
-/** spec.slurmKeyRef (object): replace by a deep copy of value. */
+/** spec.slurmKeyRef (object; Secret key with the auth/slurm key; fixed after creation.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_slurm_key_ref(slinky_model_controller *o, const slinky_doc_value *value);
 /** spec.slurmKeyRef.key (string): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_slurm_key_ref_key(const slinky_model_controller *o);
@@ -513,17 +513,17 @@ SLINKY_API bool slinky_model_controller_has_slurm_key_ref_optional(const slinky_
 SLINKY_API slinky_status slinky_model_controller_get_slurm_key_ref_optional(bool *out, const slinky_model_controller *o);
 /** spec.slurmKeyRef.optional (boolean): set. */
 SLINKY_API slinky_status slinky_model_controller_set_slurm_key_ref_optional(slinky_model_controller *o, bool value);
-/** spec.slurmctld (object): true when set (present and not null). */
+/** spec.slurmctld (object; Container settings of slurmctld (a corev1.Container, passed through).): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_slurmctld(const slinky_model_controller *o);
-/** spec.slurmctld (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.slurmctld (object; Container settings of slurmctld (a corev1.Container, passed through).): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_slurmctld(const slinky_doc_value **out, const slinky_model_controller *o);
-/** spec.slurmctld (object): replace by a deep copy of value. */
+/** spec.slurmctld (object; Container settings of slurmctld (a corev1.Container, passed through).): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_slurmctld(slinky_model_controller *o, const slinky_doc_value *value);
-/** spec.template (object): true when set (present and not null). */
+/** spec.template (object; Pod template (metadata and a pass-through PodSpec).): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_template(const slinky_model_controller *o);
-/** spec.template (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.template (object; Pod template (metadata and a pass-through PodSpec).): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_template(const slinky_doc_value **out, const slinky_model_controller *o);
-/** spec.template (object): replace by a deep copy of value. */
+/** spec.template (object; Pod template (metadata and a pass-through PodSpec).): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_template(slinky_model_controller *o, const slinky_doc_value *value);
 /** spec.template.metadata (object): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_template_metadata(const slinky_model_controller *o);
@@ -557,11 +557,11 @@ SLINKY_API bool slinky_model_controller_has_template_spec(const slinky_model_con
 SLINKY_API slinky_status slinky_model_controller_get_template_spec(const slinky_doc_value **out, const slinky_model_controller *o);
 /** spec.template.spec (object): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_template_spec(slinky_model_controller *o, const slinky_doc_value *value);
-/** status (object): true when set (present and not null). */
+/** status (object; Observed state of the Slurm controller.): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_status(const slinky_model_controller *o);
-/** status (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** status (object; Observed state of the Slurm controller.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_controller_get_status(const slinky_doc_value **out, const slinky_model_controller *o);
-/** status (object): replace by a deep copy of value. */
+/** status (object; Observed state of the Slurm controller.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_controller_set_status(slinky_model_controller *o, const slinky_doc_value *value);
 /** status.conditions (array): true when set (present and not null). */
 SLINKY_API bool slinky_model_controller_has_status_conditions(const slinky_model_controller *o);
@@ -583,11 +583,11 @@ SLINKY_API slinky_status slinky_model_controller_get_status_conditions_reason(co
 SLINKY_API slinky_status slinky_model_controller_get_status_conditions_status(const char **out, const slinky_model_controller *o, size_t i);
 /** status.conditions[i].type (string); ENOTFOUND when unset or out of range. */
 SLINKY_API slinky_status slinky_model_controller_get_status_conditions_type(const char **out, const slinky_model_controller *o, size_t i);
-/** spec.controllerRef (object): true when set (present and not null). */
+/** spec.controllerRef (object; The Controller these nodes register with; fixed after creation.): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_controller_ref(const slinky_model_nodeset *o);
-/** spec.controllerRef (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.controllerRef (object; The Controller these nodes register with; fixed after creation.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_nodeset_get_controller_ref(const slinky_doc_value **out, const slinky_model_nodeset *o);
-/** spec.controllerRef (object): replace by a deep copy of value. */
+/** spec.controllerRef (object; The Controller these nodes register with; fixed after creation.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_nodeset_set_controller_ref(slinky_model_nodeset *o, const slinky_doc_value *value);
 /** spec.controllerRef.name (string, default ""): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_controller_ref_name(const slinky_model_nodeset *o);
@@ -595,41 +595,41 @@ SLINKY_API bool slinky_model_nodeset_has_controller_ref_name(const slinky_model_
 SLINKY_API slinky_status slinky_model_nodeset_get_controller_ref_name(const char **out, const slinky_model_nodeset *o);
 /** spec.controllerRef.name (string, default ""): set (copied). */
 SLINKY_API slinky_status slinky_model_nodeset_set_controller_ref_name(slinky_model_nodeset *o, const char *value);
-/** spec.extraConf (string): true when set (present and not null). */
+/** spec.extraConf (string; slurmd --conf value: space-separated Key=Value node parameters.): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_extra_conf(const slinky_model_nodeset *o);
-/** spec.extraConf (string). *out borrowed until o changes; ENOTFOUND when unset. */
+/** spec.extraConf (string; slurmd --conf value: space-separated Key=Value node parameters.). *out borrowed until o changes; ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_nodeset_get_extra_conf(const char **out, const slinky_model_nodeset *o);
-/** spec.extraConf (string): set (copied). */
+/** spec.extraConf (string; slurmd --conf value: space-separated Key=Value node parameters.): set (copied). */
 SLINKY_API slinky_status slinky_model_nodeset_set_extra_conf(slinky_model_nodeset *o, const char *value);
-/** spec.logfile (object): true when set (present and not null). */
+/** spec.logfile (object; Container settings of the log sidecar (passed through).): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_logfile(const slinky_model_nodeset *o);
-/** spec.logfile (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.logfile (object; Container settings of the log sidecar (passed through).): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_nodeset_get_logfile(const slinky_doc_value **out, const slinky_model_nodeset *o);
-/** spec.logfile (object): replace by a deep copy of value. */
+/** spec.logfile (object; Container settings of the log sidecar (passed through).): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_nodeset_set_logfile(slinky_model_nodeset *o, const slinky_doc_value *value);
-/** spec.minReadySeconds (integer, int32): true when set (present and not null). */
+/** spec.minReadySeconds (integer, int32; Seconds a new pod must be ready before it counts as available.): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_min_ready_seconds(const slinky_model_nodeset *o);
-/** spec.minReadySeconds (integer, int32). ENOTFOUND when unset. */
+/** spec.minReadySeconds (integer, int32; Seconds a new pod must be ready before it counts as available.). ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_nodeset_get_min_ready_seconds(int64_t *out, const slinky_model_nodeset *o);
-/** spec.minReadySeconds (integer, int32): set. */
+/** spec.minReadySeconds (integer, int32; Seconds a new pod must be ready before it counts as available.): set. */
 SLINKY_API slinky_status slinky_model_nodeset_set_min_ready_seconds(slinky_model_nodeset *o, int64_t value);
-/** spec.ordinalPadding (integer, default 0): true when set (present and not null). */
+/** spec.ordinalPadding (integer, default 0; Zero padding of pod ordinals (StatefulSet mode).): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_ordinal_padding(const slinky_model_nodeset *o);
-/** spec.ordinalPadding (integer, default 0). ENOTFOUND when unset. */
+/** spec.ordinalPadding (integer, default 0; Zero padding of pod ordinals (StatefulSet mode).). ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_nodeset_get_ordinal_padding(int64_t *out, const slinky_model_nodeset *o);
-/** spec.ordinalPadding (integer, default 0): set. */
+/** spec.ordinalPadding (integer, default 0; Zero padding of pod ordinals (StatefulSet mode).): set. */
 SLINKY_API slinky_status slinky_model_nodeset_set_ordinal_padding(slinky_model_nodeset *o, int64_t value);
-/** spec.oversubscribeNode (boolean, default false): true when set (present and not null). */
+/** spec.oversubscribeNode (boolean, default false; Allow several pods of this set on one Kubernetes node.): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_oversubscribe_node(const slinky_model_nodeset *o);
-/** spec.oversubscribeNode (boolean, default false). ENOTFOUND when unset. */
+/** spec.oversubscribeNode (boolean, default false; Allow several pods of this set on one Kubernetes node.). ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_nodeset_get_oversubscribe_node(bool *out, const slinky_model_nodeset *o);
-/** spec.oversubscribeNode (boolean, default false): set. */
+/** spec.oversubscribeNode (boolean, default false; Allow several pods of this set on one Kubernetes node.): set. */
 SLINKY_API slinky_status slinky_model_nodeset_set_oversubscribe_node(slinky_model_nodeset *o, bool value);
-/** spec.partition (object): true when set (present and not null). */
+/** spec.partition (object; A Slurm partition made of exactly these nodes.): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_partition(const slinky_model_nodeset *o);
-/** spec.partition (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.partition (object; A Slurm partition made of exactly these nodes.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_nodeset_get_partition(const slinky_doc_value **out, const slinky_model_nodeset *o);
-/** spec.partition (object): replace by a deep copy of value. */
+/** spec.partition (object; A Slurm partition made of exactly these nodes.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_nodeset_set_partition(slinky_model_nodeset *o, const slinky_doc_value *value);
 /** spec.partition.config (string): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_partition_config(const slinky_model_nodeset *o);
@@ -643,11 +643,11 @@ SLINKY_API bool slinky_model_nodeset_has_partition_enabled(const slinky_model_no
 SLINKY_API slinky_status slinky_model_nodeset_get_partition_enabled(bool *out, const slinky_model_nodeset *o);
 /** spec.partition.enabled (boolean, default false): set. */
 SLINKY_API slinky_status slinky_model_nodeset_set_partition_enabled(slinky_model_nodeset *o, bool value);
-/** spec.persistentVolumeClaimRetentionPolicy (object): true when set (present and not null). */
+/** spec.persistentVolumeClaimRetentionPolicy (object; What happens to claims from volumeClaimTemplates on delete and scale down.): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_persistent_volume_claim_retention_policy(const slinky_model_nodeset *o);
-/** spec.persistentVolumeClaimRetentionPolicy (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.persistentVolumeClaimRetentionPolicy (object; What happens to claims from volumeClaimTemplates on delete and scale down.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_nodeset_get_persistent_volume_claim_retention_policy(const slinky_doc_value **out, const slinky_model_nodeset *o);
-/** spec.persistentVolumeClaimRetentionPolicy (object): replace by a deep copy of value. */
+/** spec.persistentVolumeClaimRetentionPolicy (object; What happens to claims from volumeClaimTemplates on delete and scale down.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_nodeset_set_persistent_volume_claim_retention_policy(slinky_model_nodeset *o, const slinky_doc_value *value);
 /** spec.persistentVolumeClaimRetentionPolicy.whenDeleted (string, default "Retain", one of Retain|Delete): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_persistent_volume_claim_retention_policy_when_deleted(const slinky_model_nodeset *o);
@@ -661,47 +661,47 @@ SLINKY_API bool slinky_model_nodeset_has_persistent_volume_claim_retention_polic
 SLINKY_API slinky_status slinky_model_nodeset_get_persistent_volume_claim_retention_policy_when_scaled(const char **out, const slinky_model_nodeset *o);
 /** spec.persistentVolumeClaimRetentionPolicy.whenScaled (string, default "Retain", one of Retain|Delete): set (copied). */
 SLINKY_API slinky_status slinky_model_nodeset_set_persistent_volume_claim_retention_policy_when_scaled(slinky_model_nodeset *o, const char *value);
-/** spec.pinToNode (boolean, default false): true when set (present and not null). */
+/** spec.pinToNode (boolean, default false; Keep each pod on the Kubernetes node it first ran on (StatefulSet mode).): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_pin_to_node(const slinky_model_nodeset *o);
-/** spec.pinToNode (boolean, default false). ENOTFOUND when unset. */
+/** spec.pinToNode (boolean, default false; Keep each pod on the Kubernetes node it first ran on (StatefulSet mode).). ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_nodeset_get_pin_to_node(bool *out, const slinky_model_nodeset *o);
-/** spec.pinToNode (boolean, default false): set. */
+/** spec.pinToNode (boolean, default false; Keep each pod on the Kubernetes node it first ran on (StatefulSet mode).): set. */
 SLINKY_API slinky_status slinky_model_nodeset_set_pin_to_node(slinky_model_nodeset *o, bool value);
-/** spec.pruneSlurmNodeRecords (string, default "Never", one of Never|NodeNotFound): true when set (present and not null). */
+/** spec.pruneSlurmNodeRecords (string, default "Never", one of Never|NodeNotFound; When the operator deletes Slurm node records.): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_prune_slurm_node_records(const slinky_model_nodeset *o);
-/** spec.pruneSlurmNodeRecords (string, default "Never", one of Never|NodeNotFound). *out borrowed until o changes; ENOTFOUND when unset. */
+/** spec.pruneSlurmNodeRecords (string, default "Never", one of Never|NodeNotFound; When the operator deletes Slurm node records.). *out borrowed until o changes; ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_nodeset_get_prune_slurm_node_records(const char **out, const slinky_model_nodeset *o);
-/** spec.pruneSlurmNodeRecords (string, default "Never", one of Never|NodeNotFound): set (copied). */
+/** spec.pruneSlurmNodeRecords (string, default "Never", one of Never|NodeNotFound; When the operator deletes Slurm node records.): set (copied). */
 SLINKY_API slinky_status slinky_model_nodeset_set_prune_slurm_node_records(slinky_model_nodeset *o, const char *value);
-/** spec.replicas (integer, int32, default 1): true when set (present and not null). */
+/** spec.replicas (integer, int32, default 1; Number of pods (StatefulSet mode).): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_replicas(const slinky_model_nodeset *o);
-/** spec.replicas (integer, int32, default 1). ENOTFOUND when unset. */
+/** spec.replicas (integer, int32, default 1; Number of pods (StatefulSet mode).). ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_nodeset_get_replicas(int64_t *out, const slinky_model_nodeset *o);
-/** spec.replicas (integer, int32, default 1): set. */
+/** spec.replicas (integer, int32, default 1; Number of pods (StatefulSet mode).): set. */
 SLINKY_API slinky_status slinky_model_nodeset_set_replicas(slinky_model_nodeset *o, int64_t value);
-/** spec.revisionHistoryLimit (integer, int32, default 0): true when set (present and not null). */
+/** spec.revisionHistoryLimit (integer, int32, default 0; Old revisions to keep.): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_revision_history_limit(const slinky_model_nodeset *o);
-/** spec.revisionHistoryLimit (integer, int32, default 0). ENOTFOUND when unset. */
+/** spec.revisionHistoryLimit (integer, int32, default 0; Old revisions to keep.). ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_nodeset_get_revision_history_limit(int64_t *out, const slinky_model_nodeset *o);
-/** spec.revisionHistoryLimit (integer, int32, default 0): set. */
+/** spec.revisionHistoryLimit (integer, int32, default 0; Old revisions to keep.): set. */
 SLINKY_API slinky_status slinky_model_nodeset_set_revision_history_limit(slinky_model_nodeset *o, int64_t value);
-/** spec.scalingMode (string, default "StatefulSet", one of DaemonSet|StatefulSet): true when set (present and not null). */
+/** spec.scalingMode (string, default "StatefulSet", one of DaemonSet|StatefulSet; StatefulSet (fixed replicas) or DaemonSet (one pod per matching node); fixed after creation.): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_scaling_mode(const slinky_model_nodeset *o);
-/** spec.scalingMode (string, default "StatefulSet", one of DaemonSet|StatefulSet). *out borrowed until o changes; ENOTFOUND when unset. */
+/** spec.scalingMode (string, default "StatefulSet", one of DaemonSet|StatefulSet; StatefulSet (fixed replicas) or DaemonSet (one pod per matching node); fixed after creation.). *out borrowed until o changes; ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_nodeset_get_scaling_mode(const char **out, const slinky_model_nodeset *o);
-/** spec.scalingMode (string, default "StatefulSet", one of DaemonSet|StatefulSet): set (copied). */
+/** spec.scalingMode (string, default "StatefulSet", one of DaemonSet|StatefulSet; StatefulSet (fixed replicas) or DaemonSet (one pod per matching node); fixed after creation.): set (copied). */
 SLINKY_API slinky_status slinky_model_nodeset_set_scaling_mode(slinky_model_nodeset *o, const char *value);
-/** spec.slurmd (object): true when set (present and not null). */
+/** spec.slurmd (object; Container settings of slurmd (passed through).): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_slurmd(const slinky_model_nodeset *o);
-/** spec.slurmd (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.slurmd (object; Container settings of slurmd (passed through).): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_nodeset_get_slurmd(const slinky_doc_value **out, const slinky_model_nodeset *o);
-/** spec.slurmd (object): replace by a deep copy of value. */
+/** spec.slurmd (object; Container settings of slurmd (passed through).): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_nodeset_set_slurmd(slinky_model_nodeset *o, const slinky_doc_value *value);
-/** spec.ssh (object): true when set (present and not null). */
+/** spec.ssh (object; sshd in the worker pods.): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_ssh(const slinky_model_nodeset *o);
-/** spec.ssh (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.ssh (object; sshd in the worker pods.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_nodeset_get_ssh(const slinky_doc_value **out, const slinky_model_nodeset *o);
-/** spec.ssh (object): replace by a deep copy of value. */
+/** spec.ssh (object; sshd in the worker pods.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_nodeset_set_ssh(slinky_model_nodeset *o, const slinky_doc_value *value);
 /** spec.ssh.enabled (boolean, default false): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_ssh_enabled(const slinky_model_nodeset *o);
@@ -739,11 +739,11 @@ SLINKY_API bool slinky_model_nodeset_has_ssh_sssd_conf_ref_optional(const slinky
 SLINKY_API slinky_status slinky_model_nodeset_get_ssh_sssd_conf_ref_optional(bool *out, const slinky_model_nodeset *o);
 /** spec.ssh.sssdConfRef.optional (boolean): set. */
 SLINKY_API slinky_status slinky_model_nodeset_set_ssh_sssd_conf_ref_optional(slinky_model_nodeset *o, bool value);
-/** spec.template (object): true when set (present and not null). */
+/** spec.template (object; Pod template (metadata and a pass-through PodSpec).): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_template(const slinky_model_nodeset *o);
-/** spec.template (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.template (object; Pod template (metadata and a pass-through PodSpec).): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_nodeset_get_template(const slinky_doc_value **out, const slinky_model_nodeset *o);
-/** spec.template (object): replace by a deep copy of value. */
+/** spec.template (object; Pod template (metadata and a pass-through PodSpec).): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_nodeset_set_template(slinky_model_nodeset *o, const slinky_doc_value *value);
 /** spec.template.metadata (object): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_template_metadata(const slinky_model_nodeset *o);
@@ -777,11 +777,11 @@ SLINKY_API bool slinky_model_nodeset_has_template_spec(const slinky_model_nodese
 SLINKY_API slinky_status slinky_model_nodeset_get_template_spec(const slinky_doc_value **out, const slinky_model_nodeset *o);
 /** spec.template.spec (object): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_nodeset_set_template_spec(slinky_model_nodeset *o, const slinky_doc_value *value);
-/** spec.updateStrategy (object): true when set (present and not null). */
+/** spec.updateStrategy (object; How pods are replaced when the template changes.): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_update_strategy(const slinky_model_nodeset *o);
-/** spec.updateStrategy (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.updateStrategy (object; How pods are replaced when the template changes.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_nodeset_get_update_strategy(const slinky_doc_value **out, const slinky_model_nodeset *o);
-/** spec.updateStrategy (object): replace by a deep copy of value. */
+/** spec.updateStrategy (object; How pods are replaced when the template changes.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_nodeset_set_update_strategy(slinky_model_nodeset *o, const slinky_doc_value *value);
 /** spec.updateStrategy.rollingUpdate (object): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_update_strategy_rolling_update(const slinky_model_nodeset *o);
@@ -833,23 +833,23 @@ SLINKY_API bool slinky_model_nodeset_has_update_strategy_type(const slinky_model
 SLINKY_API slinky_status slinky_model_nodeset_get_update_strategy_type(const char **out, const slinky_model_nodeset *o);
 /** spec.updateStrategy.type (string, default "RollingUpdate", one of RollingUpdate|OnDelete|ScheduledUpdate): set (copied). */
 SLINKY_API slinky_status slinky_model_nodeset_set_update_strategy_type(slinky_model_nodeset *o, const char *value);
-/** spec.volumeClaimTemplates (any): true when set (present and not null). */
+/** spec.volumeClaimTemplates (any; PersistentVolumeClaim templates, one claim per pod (passed through); fixed after creation.): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_volume_claim_templates(const slinky_model_nodeset *o);
-/** spec.volumeClaimTemplates (any): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.volumeClaimTemplates (any; PersistentVolumeClaim templates, one claim per pod (passed through); fixed after creation.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_nodeset_get_volume_claim_templates(const slinky_doc_value **out, const slinky_model_nodeset *o);
-/** spec.volumeClaimTemplates (any): replace by a deep copy of value. */
+/** spec.volumeClaimTemplates (any; PersistentVolumeClaim templates, one claim per pod (passed through); fixed after creation.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_nodeset_set_volume_claim_templates(slinky_model_nodeset *o, const slinky_doc_value *value);
-/** spec.workloadDisruptionProtection (boolean, default true): true when set (present and not null). */
+/** spec.workloadDisruptionProtection (boolean, default true; Protect pods running Slurm jobs with a PodDisruptionBudget.): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_workload_disruption_protection(const slinky_model_nodeset *o);
-/** spec.workloadDisruptionProtection (boolean, default true). ENOTFOUND when unset. */
+/** spec.workloadDisruptionProtection (boolean, default true; Protect pods running Slurm jobs with a PodDisruptionBudget.). ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_nodeset_get_workload_disruption_protection(bool *out, const slinky_model_nodeset *o);
-/** spec.workloadDisruptionProtection (boolean, default true): set. */
+/** spec.workloadDisruptionProtection (boolean, default true; Protect pods running Slurm jobs with a PodDisruptionBudget.): set. */
 SLINKY_API slinky_status slinky_model_nodeset_set_workload_disruption_protection(slinky_model_nodeset *o, bool value);
-/** status (object): true when set (present and not null). */
+/** status (object; Observed pods and Slurm node states.): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_status(const slinky_model_nodeset *o);
-/** status (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** status (object; Observed pods and Slurm node states.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_nodeset_get_status(const slinky_doc_value **out, const slinky_model_nodeset *o);
-/** status (object): replace by a deep copy of value. */
+/** status (object; Observed pods and Slurm node states.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_nodeset_set_status(slinky_model_nodeset *o, const slinky_doc_value *value);
 /** status.availableReplicas (integer, int32): true when set (present and not null). */
 SLINKY_API bool slinky_model_nodeset_has_status_available_replicas(const slinky_model_nodeset *o);
@@ -965,11 +965,11 @@ SLINKY_API bool slinky_model_nodeset_has_status_updated_replicas(const slinky_mo
 SLINKY_API slinky_status slinky_model_nodeset_get_status_updated_replicas(int64_t *out, const slinky_model_nodeset *o);
 /** status.updatedReplicas (integer, int32): set. */
 SLINKY_API slinky_status slinky_model_nodeset_set_status_updated_replicas(slinky_model_nodeset *o, int64_t value);
-/** spec.controllerRef (object): true when set (present and not null). */
+/** spec.controllerRef (object; The Controller the login pods talk to.): true when set (present and not null). */
 SLINKY_API bool slinky_model_loginset_has_controller_ref(const slinky_model_loginset *o);
-/** spec.controllerRef (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.controllerRef (object; The Controller the login pods talk to.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_loginset_get_controller_ref(const slinky_doc_value **out, const slinky_model_loginset *o);
-/** spec.controllerRef (object): replace by a deep copy of value. */
+/** spec.controllerRef (object; The Controller the login pods talk to.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_loginset_set_controller_ref(slinky_model_loginset *o, const slinky_doc_value *value);
 /** spec.controllerRef.name (string, default ""): true when set (present and not null). */
 SLINKY_API bool slinky_model_loginset_has_controller_ref_name(const slinky_model_loginset *o);
@@ -977,41 +977,41 @@ SLINKY_API bool slinky_model_loginset_has_controller_ref_name(const slinky_model
 SLINKY_API slinky_status slinky_model_loginset_get_controller_ref_name(const char **out, const slinky_model_loginset *o);
 /** spec.controllerRef.name (string, default ""): set (copied). */
 SLINKY_API slinky_status slinky_model_loginset_set_controller_ref_name(slinky_model_loginset *o, const char *value);
-/** spec.extraSshdConfig (string): true when set (present and not null). */
+/** spec.extraSshdConfig (string; Lines appended to sshd_config.): true when set (present and not null). */
 SLINKY_API bool slinky_model_loginset_has_extra_sshd_config(const slinky_model_loginset *o);
-/** spec.extraSshdConfig (string). *out borrowed until o changes; ENOTFOUND when unset. */
+/** spec.extraSshdConfig (string; Lines appended to sshd_config.). *out borrowed until o changes; ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_loginset_get_extra_sshd_config(const char **out, const slinky_model_loginset *o);
-/** spec.extraSshdConfig (string): set (copied). */
+/** spec.extraSshdConfig (string; Lines appended to sshd_config.): set (copied). */
 SLINKY_API slinky_status slinky_model_loginset_set_extra_sshd_config(slinky_model_loginset *o, const char *value);
-/** spec.initconf (object): true when set (present and not null). */
+/** spec.initconf (object; Container settings of the initconf container (passed through).): true when set (present and not null). */
 SLINKY_API bool slinky_model_loginset_has_initconf(const slinky_model_loginset *o);
-/** spec.initconf (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.initconf (object; Container settings of the initconf container (passed through).): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_loginset_get_initconf(const slinky_doc_value **out, const slinky_model_loginset *o);
-/** spec.initconf (object): replace by a deep copy of value. */
+/** spec.initconf (object; Container settings of the initconf container (passed through).): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_loginset_set_initconf(slinky_model_loginset *o, const slinky_doc_value *value);
-/** spec.login (object): true when set (present and not null). */
+/** spec.login (object; Container settings of the login container (passed through).): true when set (present and not null). */
 SLINKY_API bool slinky_model_loginset_has_login(const slinky_model_loginset *o);
-/** spec.login (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.login (object; Container settings of the login container (passed through).): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_loginset_get_login(const slinky_doc_value **out, const slinky_model_loginset *o);
-/** spec.login (object): replace by a deep copy of value. */
+/** spec.login (object; Container settings of the login container (passed through).): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_loginset_set_login(slinky_model_loginset *o, const slinky_doc_value *value);
-/** spec.replicas (integer, int32, default 1): true when set (present and not null). */
+/** spec.replicas (integer, int32, default 1; Number of login pods.): true when set (present and not null). */
 SLINKY_API bool slinky_model_loginset_has_replicas(const slinky_model_loginset *o);
-/** spec.replicas (integer, int32, default 1). ENOTFOUND when unset. */
+/** spec.replicas (integer, int32, default 1; Number of login pods.). ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_loginset_get_replicas(int64_t *out, const slinky_model_loginset *o);
-/** spec.replicas (integer, int32, default 1): set. */
+/** spec.replicas (integer, int32, default 1; Number of login pods.): set. */
 SLINKY_API slinky_status slinky_model_loginset_set_replicas(slinky_model_loginset *o, int64_t value);
-/** spec.rootSshAuthorizedKeys (string): true when set (present and not null). */
+/** spec.rootSshAuthorizedKeys (string; authorized_keys content for root.): true when set (present and not null). */
 SLINKY_API bool slinky_model_loginset_has_root_ssh_authorized_keys(const slinky_model_loginset *o);
-/** spec.rootSshAuthorizedKeys (string). *out borrowed until o changes; ENOTFOUND when unset. */
+/** spec.rootSshAuthorizedKeys (string; authorized_keys content for root.). *out borrowed until o changes; ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_loginset_get_root_ssh_authorized_keys(const char **out, const slinky_model_loginset *o);
-/** spec.rootSshAuthorizedKeys (string): set (copied). */
+/** spec.rootSshAuthorizedKeys (string; authorized_keys content for root.): set (copied). */
 SLINKY_API slinky_status slinky_model_loginset_set_root_ssh_authorized_keys(slinky_model_loginset *o, const char *value);
-/** spec.service (object): true when set (present and not null). */
+/** spec.service (object; Template of the Service in front of the login pods.): true when set (present and not null). */
 SLINKY_API bool slinky_model_loginset_has_service(const slinky_model_loginset *o);
-/** spec.service (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.service (object; Template of the Service in front of the login pods.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_loginset_get_service(const slinky_doc_value **out, const slinky_model_loginset *o);
-/** spec.service (object): replace by a deep copy of value. */
+/** spec.service (object; Template of the Service in front of the login pods.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_loginset_set_service(slinky_model_loginset *o, const slinky_doc_value *value);
 /** spec.service.metadata (object): true when set (present and not null). */
 SLINKY_API bool slinky_model_loginset_has_service_metadata(const slinky_model_loginset *o);
@@ -1057,11 +1057,11 @@ SLINKY_API bool slinky_model_loginset_has_service_spec(const slinky_model_logins
 SLINKY_API slinky_status slinky_model_loginset_get_service_spec(const slinky_doc_value **out, const slinky_model_loginset *o);
 /** spec.service.spec (object): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_loginset_set_service_spec(slinky_model_loginset *o, const slinky_doc_value *value);
-/** spec.sssdConfRef (object): true when set (present and not null). */
+/** spec.sssdConfRef (object; Secret key with sssd.conf.): true when set (present and not null). */
 SLINKY_API bool slinky_model_loginset_has_sssd_conf_ref(const slinky_model_loginset *o);
-/** spec.sssdConfRef (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.sssdConfRef (object; Secret key with sssd.conf.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_loginset_get_sssd_conf_ref(const slinky_doc_value **out, const slinky_model_loginset *o);
-/** spec.sssdConfRef (object): replace by a deep copy of value. */
+/** spec.sssdConfRef (object; Secret key with sssd.conf.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_loginset_set_sssd_conf_ref(slinky_model_loginset *o, const slinky_doc_value *value);
 /** spec.sssdConfRef.key (string): true when set (present and not null). */
 SLINKY_API bool slinky_model_loginset_has_sssd_conf_ref_key(const slinky_model_loginset *o);
@@ -1081,11 +1081,11 @@ SLINKY_API bool slinky_model_loginset_has_sssd_conf_ref_optional(const slinky_mo
 SLINKY_API slinky_status slinky_model_loginset_get_sssd_conf_ref_optional(bool *out, const slinky_model_loginset *o);
 /** spec.sssdConfRef.optional (boolean): set. */
 SLINKY_API slinky_status slinky_model_loginset_set_sssd_conf_ref_optional(slinky_model_loginset *o, bool value);
-/** spec.strategy (object): true when set (present and not null). */
+/** spec.strategy (object; Deployment strategy for replacing pods.): true when set (present and not null). */
 SLINKY_API bool slinky_model_loginset_has_strategy(const slinky_model_loginset *o);
-/** spec.strategy (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.strategy (object; Deployment strategy for replacing pods.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_loginset_get_strategy(const slinky_doc_value **out, const slinky_model_loginset *o);
-/** spec.strategy (object): replace by a deep copy of value. */
+/** spec.strategy (object; Deployment strategy for replacing pods.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_loginset_set_strategy(slinky_model_loginset *o, const slinky_doc_value *value);
 /** spec.strategy.rollingUpdate (object): true when set (present and not null). */
 SLINKY_API bool slinky_model_loginset_has_strategy_rolling_update(const slinky_model_loginset *o);
@@ -1119,11 +1119,11 @@ SLINKY_API bool slinky_model_loginset_has_strategy_type(const slinky_model_login
 SLINKY_API slinky_status slinky_model_loginset_get_strategy_type(const char **out, const slinky_model_loginset *o);
 /** spec.strategy.type (string): set (copied). */
 SLINKY_API slinky_status slinky_model_loginset_set_strategy_type(slinky_model_loginset *o, const char *value);
-/** spec.template (object): true when set (present and not null). */
+/** spec.template (object; Pod template (metadata and a pass-through PodSpec).): true when set (present and not null). */
 SLINKY_API bool slinky_model_loginset_has_template(const slinky_model_loginset *o);
-/** spec.template (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.template (object; Pod template (metadata and a pass-through PodSpec).): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_loginset_get_template(const slinky_doc_value **out, const slinky_model_loginset *o);
-/** spec.template (object): replace by a deep copy of value. */
+/** spec.template (object; Pod template (metadata and a pass-through PodSpec).): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_loginset_set_template(slinky_model_loginset *o, const slinky_doc_value *value);
 /** spec.template.metadata (object): true when set (present and not null). */
 SLINKY_API bool slinky_model_loginset_has_template_metadata(const slinky_model_loginset *o);
@@ -1157,11 +1157,11 @@ SLINKY_API bool slinky_model_loginset_has_template_spec(const slinky_model_login
 SLINKY_API slinky_status slinky_model_loginset_get_template_spec(const slinky_doc_value **out, const slinky_model_loginset *o);
 /** spec.template.spec (object): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_loginset_set_template_spec(slinky_model_loginset *o, const slinky_doc_value *value);
-/** status (object): true when set (present and not null). */
+/** status (object; Observed state of the login pods.): true when set (present and not null). */
 SLINKY_API bool slinky_model_loginset_has_status(const slinky_model_loginset *o);
-/** status (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** status (object; Observed state of the login pods.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_loginset_get_status(const slinky_doc_value **out, const slinky_model_loginset *o);
-/** status (object): replace by a deep copy of value. */
+/** status (object; Observed state of the login pods.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_loginset_set_status(slinky_model_loginset *o, const slinky_doc_value *value);
 /** status.conditions (array): true when set (present and not null). */
 SLINKY_API bool slinky_model_loginset_has_status_conditions(const slinky_model_loginset *o);
@@ -1195,11 +1195,11 @@ SLINKY_API bool slinky_model_loginset_has_status_selector(const slinky_model_log
 SLINKY_API slinky_status slinky_model_loginset_get_status_selector(const char **out, const slinky_model_loginset *o);
 /** status.selector (string): set (copied). */
 SLINKY_API slinky_status slinky_model_loginset_set_status_selector(slinky_model_loginset *o, const char *value);
-/** spec.controllerRef (object): true when set (present and not null). */
+/** spec.controllerRef (object; The Controller slurmrestd talks to.): true when set (present and not null). */
 SLINKY_API bool slinky_model_restapi_has_controller_ref(const slinky_model_restapi *o);
-/** spec.controllerRef (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.controllerRef (object; The Controller slurmrestd talks to.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_restapi_get_controller_ref(const slinky_doc_value **out, const slinky_model_restapi *o);
-/** spec.controllerRef (object): replace by a deep copy of value. */
+/** spec.controllerRef (object; The Controller slurmrestd talks to.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_restapi_set_controller_ref(slinky_model_restapi *o, const slinky_doc_value *value);
 /** spec.controllerRef.name (string, default ""): true when set (present and not null). */
 SLINKY_API bool slinky_model_restapi_has_controller_ref_name(const slinky_model_restapi *o);
@@ -1207,17 +1207,17 @@ SLINKY_API bool slinky_model_restapi_has_controller_ref_name(const slinky_model_
 SLINKY_API slinky_status slinky_model_restapi_get_controller_ref_name(const char **out, const slinky_model_restapi *o);
 /** spec.controllerRef.name (string, default ""): set (copied). */
 SLINKY_API slinky_status slinky_model_restapi_set_controller_ref_name(slinky_model_restapi *o, const char *value);
-/** spec.replicas (integer, int32, default 1): true when set (present and not null). */
+/** spec.replicas (integer, int32, default 1; Number of slurmrestd pods.): true when set (present and not null). */
 SLINKY_API bool slinky_model_restapi_has_replicas(const slinky_model_restapi *o);
-/** spec.replicas (integer, int32, default 1). ENOTFOUND when unset. */
+/** spec.replicas (integer, int32, default 1; Number of slurmrestd pods.). ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_restapi_get_replicas(int64_t *out, const slinky_model_restapi *o);
-/** spec.replicas (integer, int32, default 1): set. */
+/** spec.replicas (integer, int32, default 1; Number of slurmrestd pods.): set. */
 SLINKY_API slinky_status slinky_model_restapi_set_replicas(slinky_model_restapi *o, int64_t value);
-/** spec.service (object): true when set (present and not null). */
+/** spec.service (object; Template of the Service in front of slurmrestd.): true when set (present and not null). */
 SLINKY_API bool slinky_model_restapi_has_service(const slinky_model_restapi *o);
-/** spec.service (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.service (object; Template of the Service in front of slurmrestd.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_restapi_get_service(const slinky_doc_value **out, const slinky_model_restapi *o);
-/** spec.service (object): replace by a deep copy of value. */
+/** spec.service (object; Template of the Service in front of slurmrestd.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_restapi_set_service(slinky_model_restapi *o, const slinky_doc_value *value);
 /** spec.service.metadata (object): true when set (present and not null). */
 SLINKY_API bool slinky_model_restapi_has_service_metadata(const slinky_model_restapi *o);
@@ -1263,17 +1263,17 @@ SLINKY_API bool slinky_model_restapi_has_service_spec(const slinky_model_restapi
 SLINKY_API slinky_status slinky_model_restapi_get_service_spec(const slinky_doc_value **out, const slinky_model_restapi *o);
 /** spec.service.spec (object): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_restapi_set_service_spec(slinky_model_restapi *o, const slinky_doc_value *value);
-/** spec.slurmrestd (object): true when set (present and not null). */
+/** spec.slurmrestd (object; Container settings of slurmrestd (passed through).): true when set (present and not null). */
 SLINKY_API bool slinky_model_restapi_has_slurmrestd(const slinky_model_restapi *o);
-/** spec.slurmrestd (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.slurmrestd (object; Container settings of slurmrestd (passed through).): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_restapi_get_slurmrestd(const slinky_doc_value **out, const slinky_model_restapi *o);
-/** spec.slurmrestd (object): replace by a deep copy of value. */
+/** spec.slurmrestd (object; Container settings of slurmrestd (passed through).): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_restapi_set_slurmrestd(slinky_model_restapi *o, const slinky_doc_value *value);
-/** spec.template (object): true when set (present and not null). */
+/** spec.template (object; Pod template (metadata and a pass-through PodSpec).): true when set (present and not null). */
 SLINKY_API bool slinky_model_restapi_has_template(const slinky_model_restapi *o);
-/** spec.template (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.template (object; Pod template (metadata and a pass-through PodSpec).): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_restapi_get_template(const slinky_doc_value **out, const slinky_model_restapi *o);
-/** spec.template (object): replace by a deep copy of value. */
+/** spec.template (object; Pod template (metadata and a pass-through PodSpec).): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_restapi_set_template(slinky_model_restapi *o, const slinky_doc_value *value);
 /** spec.template.metadata (object): true when set (present and not null). */
 SLINKY_API bool slinky_model_restapi_has_template_metadata(const slinky_model_restapi *o);
@@ -1307,11 +1307,11 @@ SLINKY_API bool slinky_model_restapi_has_template_spec(const slinky_model_restap
 SLINKY_API slinky_status slinky_model_restapi_get_template_spec(const slinky_doc_value **out, const slinky_model_restapi *o);
 /** spec.template.spec (object): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_restapi_set_template_spec(slinky_model_restapi *o, const slinky_doc_value *value);
-/** status (object): true when set (present and not null). */
+/** status (object; Observed state of slurmrestd.): true when set (present and not null). */
 SLINKY_API bool slinky_model_restapi_has_status(const slinky_model_restapi *o);
-/** status (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** status (object; Observed state of slurmrestd.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_restapi_get_status(const slinky_doc_value **out, const slinky_model_restapi *o);
-/** status (object): replace by a deep copy of value. */
+/** status (object; Observed state of slurmrestd.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_restapi_set_status(slinky_model_restapi *o, const slinky_doc_value *value);
 /** status.conditions (array): true when set (present and not null). */
 SLINKY_API bool slinky_model_restapi_has_status_conditions(const slinky_model_restapi *o);
@@ -1333,17 +1333,17 @@ SLINKY_API slinky_status slinky_model_restapi_get_status_conditions_reason(const
 SLINKY_API slinky_status slinky_model_restapi_get_status_conditions_status(const char **out, const slinky_model_restapi *o, size_t i);
 /** status.conditions[i].type (string); ENOTFOUND when unset or out of range. */
 SLINKY_API slinky_status slinky_model_restapi_get_status_conditions_type(const char **out, const slinky_model_restapi *o, size_t i);
-/** spec.external (boolean, default false): true when set (present and not null). */
+/** spec.external (boolean, default false; True when slurmdbd runs outside Kubernetes (externalConfig then says where).): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_external(const slinky_model_accounting *o);
-/** spec.external (boolean, default false). ENOTFOUND when unset. */
+/** spec.external (boolean, default false; True when slurmdbd runs outside Kubernetes (externalConfig then says where).). ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_accounting_get_external(bool *out, const slinky_model_accounting *o);
-/** spec.external (boolean, default false): set. */
+/** spec.external (boolean, default false; True when slurmdbd runs outside Kubernetes (externalConfig then says where).): set. */
 SLINKY_API slinky_status slinky_model_accounting_set_external(slinky_model_accounting *o, bool value);
-/** spec.externalConfig (object): true when set (present and not null). */
+/** spec.externalConfig (object; Address of an external slurmdbd.): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_external_config(const slinky_model_accounting *o);
-/** spec.externalConfig (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.externalConfig (object; Address of an external slurmdbd.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_accounting_get_external_config(const slinky_doc_value **out, const slinky_model_accounting *o);
-/** spec.externalConfig (object): replace by a deep copy of value. */
+/** spec.externalConfig (object; Address of an external slurmdbd.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_accounting_set_external_config(slinky_model_accounting *o, const slinky_doc_value *value);
 /** spec.externalConfig.host (string): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_external_config_host(const slinky_model_accounting *o);
@@ -1357,17 +1357,17 @@ SLINKY_API bool slinky_model_accounting_has_external_config_port(const slinky_mo
 SLINKY_API slinky_status slinky_model_accounting_get_external_config_port(int64_t *out, const slinky_model_accounting *o);
 /** spec.externalConfig.port (integer): set. */
 SLINKY_API slinky_status slinky_model_accounting_set_external_config_port(slinky_model_accounting *o, int64_t value);
-/** spec.extraConf (string): true when set (present and not null). */
+/** spec.extraConf (string; Lines appended to the rendered slurmdbd.conf.): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_extra_conf(const slinky_model_accounting *o);
-/** spec.extraConf (string). *out borrowed until o changes; ENOTFOUND when unset. */
+/** spec.extraConf (string; Lines appended to the rendered slurmdbd.conf.). *out borrowed until o changes; ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_accounting_get_extra_conf(const char **out, const slinky_model_accounting *o);
-/** spec.extraConf (string): set (copied). */
+/** spec.extraConf (string; Lines appended to the rendered slurmdbd.conf.): set (copied). */
 SLINKY_API slinky_status slinky_model_accounting_set_extra_conf(slinky_model_accounting *o, const char *value);
-/** spec.jwksKeyRef (object): true when set (present and not null). */
+/** spec.jwksKeyRef (object; Key (ConfigMap) with the JWKS for auth/jwt.): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_jwks_key_ref(const slinky_model_accounting *o);
-/** spec.jwksKeyRef (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.jwksKeyRef (object; Key (ConfigMap) with the JWKS for auth/jwt.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_accounting_get_jwks_key_ref(const slinky_doc_value **out, const slinky_model_accounting *o);
-/** spec.jwksKeyRef (object): replace by a deep copy of value. */
+/** spec.jwksKeyRef (object; Key (ConfigMap) with the JWKS for auth/jwt.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_accounting_set_jwks_key_ref(slinky_model_accounting *o, const slinky_doc_value *value);
 /** spec.jwksKeyRef.key (string): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_jwks_key_ref_key(const slinky_model_accounting *o);
@@ -1387,11 +1387,11 @@ SLINKY_API bool slinky_model_accounting_has_jwks_key_ref_optional(const slinky_m
 SLINKY_API slinky_status slinky_model_accounting_get_jwks_key_ref_optional(bool *out, const slinky_model_accounting *o);
 /** spec.jwksKeyRef.optional (boolean): set. */
 SLINKY_API slinky_status slinky_model_accounting_set_jwks_key_ref_optional(slinky_model_accounting *o, bool value);
-/** spec.jwtHs256KeyRef (object): true when set (present and not null). */
+/** spec.jwtHs256KeyRef (object; Secret key with the HS256 key for auth/jwt (deprecated in favour of jwtKeyRef).): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_jwt_hs256_key_ref(const slinky_model_accounting *o);
-/** spec.jwtHs256KeyRef (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.jwtHs256KeyRef (object; Secret key with the HS256 key for auth/jwt (deprecated in favour of jwtKeyRef).): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_accounting_get_jwt_hs256_key_ref(const slinky_doc_value **out, const slinky_model_accounting *o);
-/** spec.jwtHs256KeyRef (object): replace by a deep copy of value. */
+/** spec.jwtHs256KeyRef (object; Secret key with the HS256 key for auth/jwt (deprecated in favour of jwtKeyRef).): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_accounting_set_jwt_hs256_key_ref(slinky_model_accounting *o, const slinky_doc_value *value);
 /** spec.jwtHs256KeyRef.key (string): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_jwt_hs256_key_ref_key(const slinky_model_accounting *o);
@@ -1411,11 +1411,11 @@ SLINKY_API bool slinky_model_accounting_has_jwt_hs256_key_ref_optional(const sli
 SLINKY_API slinky_status slinky_model_accounting_get_jwt_hs256_key_ref_optional(bool *out, const slinky_model_accounting *o);
 /** spec.jwtHs256KeyRef.optional (boolean): set. */
 SLINKY_API slinky_status slinky_model_accounting_set_jwt_hs256_key_ref_optional(slinky_model_accounting *o, bool value);
-/** spec.jwtKeyRef (object): true when set (present and not null). */
+/** spec.jwtKeyRef (object; Secret key with the key for auth/jwt.): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_jwt_key_ref(const slinky_model_accounting *o);
-/** spec.jwtKeyRef (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.jwtKeyRef (object; Secret key with the key for auth/jwt.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_accounting_get_jwt_key_ref(const slinky_doc_value **out, const slinky_model_accounting *o);
-/** spec.jwtKeyRef (object): replace by a deep copy of value. */
+/** spec.jwtKeyRef (object; Secret key with the key for auth/jwt.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_accounting_set_jwt_key_ref(slinky_model_accounting *o, const slinky_doc_value *value);
 /** spec.jwtKeyRef.key (string): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_jwt_key_ref_key(const slinky_model_accounting *o);
@@ -1435,11 +1435,11 @@ SLINKY_API bool slinky_model_accounting_has_jwt_key_ref_optional(const slinky_mo
 SLINKY_API slinky_status slinky_model_accounting_get_jwt_key_ref_optional(bool *out, const slinky_model_accounting *o);
 /** spec.jwtKeyRef.optional (boolean): set. */
 SLINKY_API slinky_status slinky_model_accounting_set_jwt_key_ref_optional(slinky_model_accounting *o, bool value);
-/** spec.service (object): true when set (present and not null). */
+/** spec.service (object; Template of the Service in front of slurmdbd.): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_service(const slinky_model_accounting *o);
-/** spec.service (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.service (object; Template of the Service in front of slurmdbd.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_accounting_get_service(const slinky_doc_value **out, const slinky_model_accounting *o);
-/** spec.service (object): replace by a deep copy of value. */
+/** spec.service (object; Template of the Service in front of slurmdbd.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_accounting_set_service(slinky_model_accounting *o, const slinky_doc_value *value);
 /** spec.service.metadata (object): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_service_metadata(const slinky_model_accounting *o);
@@ -1485,11 +1485,11 @@ SLINKY_API bool slinky_model_accounting_has_service_spec(const slinky_model_acco
 SLINKY_API slinky_status slinky_model_accounting_get_service_spec(const slinky_doc_value **out, const slinky_model_accounting *o);
 /** spec.service.spec (object): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_accounting_set_service_spec(slinky_model_accounting *o, const slinky_doc_value *value);
-/** spec.slurmKeyRef (object): true when set (present and not null). */
+/** spec.slurmKeyRef (object; Secret key with the auth/slurm key.): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_slurm_key_ref(const slinky_model_accounting *o);
-/** spec.slurmKeyRef (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.slurmKeyRef (object; Secret key with the auth/slurm key.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_accounting_get_slurm_key_ref(const slinky_doc_value **out, const slinky_model_accounting *o);
-/** spec.slurmKeyRef (object): replace by a deep copy of value. */
+/** spec.slurmKeyRef (object; Secret key with the auth/slurm key.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_accounting_set_slurm_key_ref(slinky_model_accounting *o, const slinky_doc_value *value);
 /** spec.slurmKeyRef.key (string): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_slurm_key_ref_key(const slinky_model_accounting *o);
@@ -1509,17 +1509,17 @@ SLINKY_API bool slinky_model_accounting_has_slurm_key_ref_optional(const slinky_
 SLINKY_API slinky_status slinky_model_accounting_get_slurm_key_ref_optional(bool *out, const slinky_model_accounting *o);
 /** spec.slurmKeyRef.optional (boolean): set. */
 SLINKY_API slinky_status slinky_model_accounting_set_slurm_key_ref_optional(slinky_model_accounting *o, bool value);
-/** spec.slurmdbd (object): true when set (present and not null). */
+/** spec.slurmdbd (object; Container settings of slurmdbd (passed through).): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_slurmdbd(const slinky_model_accounting *o);
-/** spec.slurmdbd (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.slurmdbd (object; Container settings of slurmdbd (passed through).): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_accounting_get_slurmdbd(const slinky_doc_value **out, const slinky_model_accounting *o);
-/** spec.slurmdbd (object): replace by a deep copy of value. */
+/** spec.slurmdbd (object; Container settings of slurmdbd (passed through).): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_accounting_set_slurmdbd(slinky_model_accounting *o, const slinky_doc_value *value);
-/** spec.storageConfig (object): true when set (present and not null). */
+/** spec.storageConfig (object; The MySQL/MariaDB database slurmdbd writes to.): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_storage_config(const slinky_model_accounting *o);
-/** spec.storageConfig (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.storageConfig (object; The MySQL/MariaDB database slurmdbd writes to.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_accounting_get_storage_config(const slinky_doc_value **out, const slinky_model_accounting *o);
-/** spec.storageConfig (object): replace by a deep copy of value. */
+/** spec.storageConfig (object; The MySQL/MariaDB database slurmdbd writes to.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_accounting_set_storage_config(slinky_model_accounting *o, const slinky_doc_value *value);
 /** spec.storageConfig.database (string, default "slurm_acct_db"): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_storage_config_database(const slinky_model_accounting *o);
@@ -1569,11 +1569,11 @@ SLINKY_API bool slinky_model_accounting_has_storage_config_username(const slinky
 SLINKY_API slinky_status slinky_model_accounting_get_storage_config_username(const char **out, const slinky_model_accounting *o);
 /** spec.storageConfig.username (string): set (copied). */
 SLINKY_API slinky_status slinky_model_accounting_set_storage_config_username(slinky_model_accounting *o, const char *value);
-/** spec.template (object): true when set (present and not null). */
+/** spec.template (object; Pod template (metadata and a pass-through PodSpec).): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_template(const slinky_model_accounting *o);
-/** spec.template (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.template (object; Pod template (metadata and a pass-through PodSpec).): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_accounting_get_template(const slinky_doc_value **out, const slinky_model_accounting *o);
-/** spec.template (object): replace by a deep copy of value. */
+/** spec.template (object; Pod template (metadata and a pass-through PodSpec).): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_accounting_set_template(slinky_model_accounting *o, const slinky_doc_value *value);
 /** spec.template.metadata (object): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_template_metadata(const slinky_model_accounting *o);
@@ -1607,11 +1607,11 @@ SLINKY_API bool slinky_model_accounting_has_template_spec(const slinky_model_acc
 SLINKY_API slinky_status slinky_model_accounting_get_template_spec(const slinky_doc_value **out, const slinky_model_accounting *o);
 /** spec.template.spec (object): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_accounting_set_template_spec(slinky_model_accounting *o, const slinky_doc_value *value);
-/** status (object): true when set (present and not null). */
+/** status (object; Observed state of slurmdbd.): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_status(const slinky_model_accounting *o);
-/** status (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** status (object; Observed state of slurmdbd.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_accounting_get_status(const slinky_doc_value **out, const slinky_model_accounting *o);
-/** status (object): replace by a deep copy of value. */
+/** status (object; Observed state of slurmdbd.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_accounting_set_status(slinky_model_accounting *o, const slinky_doc_value *value);
 /** status.conditions (array): true when set (present and not null). */
 SLINKY_API bool slinky_model_accounting_has_status_conditions(const slinky_model_accounting *o);
@@ -1633,11 +1633,11 @@ SLINKY_API slinky_status slinky_model_accounting_get_status_conditions_reason(co
 SLINKY_API slinky_status slinky_model_accounting_get_status_conditions_status(const char **out, const slinky_model_accounting *o, size_t i);
 /** status.conditions[i].type (string); ENOTFOUND when unset or out of range. */
 SLINKY_API slinky_status slinky_model_accounting_get_status_conditions_type(const char **out, const slinky_model_accounting *o, size_t i);
-/** spec.jwtHs256KeyRef (object): true when set (present and not null). */
+/** spec.jwtHs256KeyRef (object; Secret key with the HS256 signing key (deprecated in favour of jwtKeyRef).): true when set (present and not null). */
 SLINKY_API bool slinky_model_token_has_jwt_hs256_key_ref(const slinky_model_token *o);
-/** spec.jwtHs256KeyRef (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.jwtHs256KeyRef (object; Secret key with the HS256 signing key (deprecated in favour of jwtKeyRef).): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_token_get_jwt_hs256_key_ref(const slinky_doc_value **out, const slinky_model_token *o);
-/** spec.jwtHs256KeyRef (object): replace by a deep copy of value. */
+/** spec.jwtHs256KeyRef (object; Secret key with the HS256 signing key (deprecated in favour of jwtKeyRef).): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_token_set_jwt_hs256_key_ref(slinky_model_token *o, const slinky_doc_value *value);
 /** spec.jwtHs256KeyRef.key (string): true when set (present and not null). */
 SLINKY_API bool slinky_model_token_has_jwt_hs256_key_ref_key(const slinky_model_token *o);
@@ -1657,11 +1657,11 @@ SLINKY_API bool slinky_model_token_has_jwt_hs256_key_ref_optional(const slinky_m
 SLINKY_API slinky_status slinky_model_token_get_jwt_hs256_key_ref_optional(bool *out, const slinky_model_token *o);
 /** spec.jwtHs256KeyRef.optional (boolean): set. */
 SLINKY_API slinky_status slinky_model_token_set_jwt_hs256_key_ref_optional(slinky_model_token *o, bool value);
-/** spec.jwtKeyRef (object): true when set (present and not null). */
+/** spec.jwtKeyRef (object; Secret key with the signing key.): true when set (present and not null). */
 SLINKY_API bool slinky_model_token_has_jwt_key_ref(const slinky_model_token *o);
-/** spec.jwtKeyRef (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.jwtKeyRef (object; Secret key with the signing key.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_token_get_jwt_key_ref(const slinky_doc_value **out, const slinky_model_token *o);
-/** spec.jwtKeyRef (object): replace by a deep copy of value. */
+/** spec.jwtKeyRef (object; Secret key with the signing key.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_token_set_jwt_key_ref(slinky_model_token *o, const slinky_doc_value *value);
 /** spec.jwtKeyRef.key (string): true when set (present and not null). */
 SLINKY_API bool slinky_model_token_has_jwt_key_ref_key(const slinky_model_token *o);
@@ -1681,23 +1681,23 @@ SLINKY_API bool slinky_model_token_has_jwt_key_ref_optional(const slinky_model_t
 SLINKY_API slinky_status slinky_model_token_get_jwt_key_ref_optional(bool *out, const slinky_model_token *o);
 /** spec.jwtKeyRef.optional (boolean): set. */
 SLINKY_API slinky_status slinky_model_token_set_jwt_key_ref_optional(slinky_model_token *o, bool value);
-/** spec.lifetime (string): true when set (present and not null). */
+/** spec.lifetime (string; How long a token is valid (a Go duration such as 15m).): true when set (present and not null). */
 SLINKY_API bool slinky_model_token_has_lifetime(const slinky_model_token *o);
-/** spec.lifetime (string). *out borrowed until o changes; ENOTFOUND when unset. */
+/** spec.lifetime (string; How long a token is valid (a Go duration such as 15m).). *out borrowed until o changes; ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_token_get_lifetime(const char **out, const slinky_model_token *o);
-/** spec.lifetime (string): set (copied). */
+/** spec.lifetime (string; How long a token is valid (a Go duration such as 15m).): set (copied). */
 SLINKY_API slinky_status slinky_model_token_set_lifetime(slinky_model_token *o, const char *value);
-/** spec.refresh (boolean, default true): true when set (present and not null). */
+/** spec.refresh (boolean, default true; Rotate the token before it expires; false makes the Secret immutable.): true when set (present and not null). */
 SLINKY_API bool slinky_model_token_has_refresh(const slinky_model_token *o);
-/** spec.refresh (boolean, default true). ENOTFOUND when unset. */
+/** spec.refresh (boolean, default true; Rotate the token before it expires; false makes the Secret immutable.). ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_token_get_refresh(bool *out, const slinky_model_token *o);
-/** spec.refresh (boolean, default true): set. */
+/** spec.refresh (boolean, default true; Rotate the token before it expires; false makes the Secret immutable.): set. */
 SLINKY_API slinky_status slinky_model_token_set_refresh(slinky_model_token *o, bool value);
-/** spec.secretRef (object): true when set (present and not null). */
+/** spec.secretRef (object; Where the token is written.): true when set (present and not null). */
 SLINKY_API bool slinky_model_token_has_secret_ref(const slinky_model_token *o);
-/** spec.secretRef (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** spec.secretRef (object; Where the token is written.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_token_get_secret_ref(const slinky_doc_value **out, const slinky_model_token *o);
-/** spec.secretRef (object): replace by a deep copy of value. */
+/** spec.secretRef (object; Where the token is written.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_token_set_secret_ref(slinky_model_token *o, const slinky_doc_value *value);
 /** spec.secretRef.key (string): true when set (present and not null). */
 SLINKY_API bool slinky_model_token_has_secret_ref_key(const slinky_model_token *o);
@@ -1717,17 +1717,17 @@ SLINKY_API bool slinky_model_token_has_secret_ref_optional(const slinky_model_to
 SLINKY_API slinky_status slinky_model_token_get_secret_ref_optional(bool *out, const slinky_model_token *o);
 /** spec.secretRef.optional (boolean): set. */
 SLINKY_API slinky_status slinky_model_token_set_secret_ref_optional(slinky_model_token *o, bool value);
-/** spec.username (string): true when set (present and not null). */
+/** spec.username (string; The Slurm user the token is for.): true when set (present and not null). */
 SLINKY_API bool slinky_model_token_has_username(const slinky_model_token *o);
-/** spec.username (string). *out borrowed until o changes; ENOTFOUND when unset. */
+/** spec.username (string; The Slurm user the token is for.). *out borrowed until o changes; ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_token_get_username(const char **out, const slinky_model_token *o);
-/** spec.username (string): set (copied). */
+/** spec.username (string; The Slurm user the token is for.): set (copied). */
 SLINKY_API slinky_status slinky_model_token_set_username(slinky_model_token *o, const char *value);
-/** status (object): true when set (present and not null). */
+/** status (object; When the current token was issued.): true when set (present and not null). */
 SLINKY_API bool slinky_model_token_has_status(const slinky_model_token *o);
-/** status (object): the value (borrowed until o changes); ENOTFOUND when unset. */
+/** status (object; When the current token was issued.): the value (borrowed until o changes); ENOTFOUND when unset. */
 SLINKY_API slinky_status slinky_model_token_get_status(const slinky_doc_value **out, const slinky_model_token *o);
-/** status (object): replace by a deep copy of value. */
+/** status (object; When the current token was issued.): replace by a deep copy of value. */
 SLINKY_API slinky_status slinky_model_token_set_status(slinky_model_token *o, const slinky_doc_value *value);
 /** status.conditions (array): true when set (present and not null). */
 SLINKY_API bool slinky_model_token_has_status_conditions(const slinky_model_token *o);

@@ -109,6 +109,8 @@ def parse(path):
                 stack = [(0, n)]
             elif tok[0] == "kind":
                 k = Kind(tok[1], parse_attrs(tok[2:], consts, where))
+                if "desc" in k.attrs:
+                    k.root.attrs["desc"] = k.attrs.pop("desc")
                 kinds.append(k)
                 stack = [(0, k)]
             else:
@@ -484,7 +486,10 @@ def describe(n):
         parts.append("default " + json.dumps(default_value(n.attrs["default"])))
     if "enum" in n.attrs:
         parts.append("one of " + n.attrs["enum"])
-    return ", ".join(parts)
+    text = ", ".join(parts)
+    if "desc" in n.attrs:
+        text += "; " + n.attrs["desc"].replace("*/", "* /")
+    return text
 
 
 def gen_accessors(kinds):
