@@ -112,6 +112,14 @@ SLINKY_API slinky_status slinky_model_object_new(slinky_model_object **out, slin
  */
 SLINKY_API slinky_status slinky_model_object_new_from_value(slinky_model_object **out,
                                                             const slinky_doc_value *v);
+/**
+ * Like _new_from_value for a value known to be of `kind`, such as an item of
+ * a list response (where the API server leaves out apiVersion and kind):
+ * missing apiVersion/kind are filled in; present ones must match `kind`.
+ */
+SLINKY_API slinky_status slinky_model_object_new_from_value_kind(slinky_model_object **out,
+                                                                 slinky_model_kind kind,
+                                                                 const slinky_doc_value *v);
 /** Parse JSON (see slinky_doc_parse_json), then as _new_from_value. */
 SLINKY_API slinky_status slinky_model_object_parse_json(slinky_model_object **out,
                                                         const char *data, size_t len);

@@ -169,6 +169,41 @@ SLINKY_API slinky_status slinky_model_object_new_from_value(slinky_model_object 
     return wrap(out, doc, k);
 }
 
+SLINKY_API slinky_status slinky_model_object_new_from_value_kind(slinky_model_object **out,
+                                                                 slinky_model_kind kind,
+                                                                 const slinky_doc_value *v)
+{
+    const slinky_model__kind_info *k = slinky_model__kind_info_of(kind);
+    slinky_doc *doc = NULL;
+    int rc;
+    if (!out || !v || !k)
+        return slinky__error_set(SLINKY_EINVALID, "model: NULL argument or unknown kind");
+    if (slinky_doc_value_type(v) != SLINKY_DOC_OBJECT)
+        return slinky__error_set(SLINKY_EINVALID, "model: expected an object, got %s",
+                                 slinky_doc_type_name(slinky_doc_value_type(v)));
+    if ((rc = slinky_doc_new_copy(&doc, v)))
+        return rc;
+    slinky_doc_value *root = slinky_doc_root(doc);
+    if ((!slinky_doc_value_get(root, "apiVersion") &&
+         (rc = slinky_doc_value_object_set_string(root, "apiVersion", k->api_version))) ||
+        (!slinky_doc_value_get(root, "kind") &&
+         (rc = slinky_doc_value_object_set_string(root, "kind", k->name)))) {
+        slinky_doc_free(doc);
+        return rc;
+    }
+    const slinky_model__kind_info *found = identify_kind(root, &rc);
+    if (!found) {
+        slinky_doc_free(doc);
+        return rc;
+    }
+    if (found != k) {
+        slinky_doc_free(doc);
+        return slinky__error_set(SLINKY_EINVALID, "model: expected a %s, got a %s", k->name,
+                                 found->name);
+    }
+    return wrap(out, doc, k);
+}
+
 static int from_doc(slinky_model_object **out, slinky_doc *doc)
 {
     int rc = 0;

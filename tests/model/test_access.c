@@ -376,6 +376,22 @@ static void test_meta_and_owners(void **state)
     assert_int_equal(slinky_model_object_set_owner(cm, sec, false), SLINKY_EINVALID);
     assert_int_equal(slinky_model_secret_set_string_data_entry(sec, "k", "v"), 0);
     assert_int_equal(slinky_model_secret_set_type(sec, "Opaque"), 0);
+    /* list items without apiVersion/kind */
+    slinky_doc *item = NULL;
+    slinky_model_object *fromlist = NULL;
+    const char *itext = "{\"metadata\":{\"name\":\"c1\"},\"data\":{\"a\":\"b\"}}";
+    assert_int_equal(slinky_doc_parse_json(&item, itext, strlen(itext)), 0);
+    assert_int_equal(slinky_model_object_new_from_value(&fromlist, slinky_doc_root(item)), SLINKY_EINVALID);
+    assert_int_equal(slinky_model_object_new_from_value_kind(&fromlist, SLINKY_MODEL_KIND_CONFIGMAP,
+                                                             slinky_doc_root(item)), 0);
+    assert_int_equal(slinky_model_object_get_kind(fromlist), SLINKY_MODEL_KIND_CONFIGMAP);
+    assert_string_equal(str_at(fromlist, "apiVersion"), "v1");
+    slinky_model_object_free(fromlist);
+    fromlist = NULL;
+    assert_int_equal(slinky_model_object_new_from_value_kind(&fromlist, SLINKY_MODEL_KIND_SECRET,
+                                                             slinky_model_object_get_value(cm)), SLINKY_EINVALID);
+    assert_null(fromlist);
+    slinky_doc_free(item);
     /* lease */
     slinky_model_object *l = NULL;
     int64_t n = 0;
