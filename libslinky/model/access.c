@@ -522,9 +522,8 @@ static char *item_path(const char *path, size_t i, const char *leaf)
                 : slinky__sprintf("%s[%zu]", path, i);
 }
 
-int slinky_model__k_get_item_string(const char **out, const slinky_model_object *o,
-                                    slinky_model_kind k, const char *path, size_t i,
-                                    const char *leaf)
+static int get_item(void *out, slinky_doc_type t, const slinky_model_object *o,
+                    slinky_model_kind k, const char *path, size_t i, const char *leaf)
 {
     int rc = check_kind(o, k);
     if (rc)
@@ -532,37 +531,33 @@ int slinky_model__k_get_item_string(const char **out, const slinky_model_object 
     char *p = item_path(path, i, leaf);
     if (!p)
         return SLINKY_ENOMEM;
-    rc = slinky_model_get_string(out, o, p);
+    if (t == SLINKY_DOC_STRING)
+        rc = slinky_model_get_string(out, o, p);
+    else if (t == SLINKY_DOC_INT)
+        rc = slinky_model_get_int(out, o, p);
+    else
+        rc = slinky_model_get_bool(out, o, p);
     free(p);
     return rc;
+}
+
+int slinky_model__k_get_item_string(const char **out, const slinky_model_object *o,
+                                    slinky_model_kind k, const char *path, size_t i,
+                                    const char *leaf)
+{
+    return get_item((void *)out, SLINKY_DOC_STRING, o, k, path, i, leaf);
 }
 
 int slinky_model__k_get_item_int(int64_t *out, const slinky_model_object *o, slinky_model_kind k,
                                  const char *path, size_t i, const char *leaf)
 {
-    int rc = check_kind(o, k);
-    if (rc)
-        return rc;
-    char *p = item_path(path, i, leaf);
-    if (!p)
-        return SLINKY_ENOMEM;
-    rc = slinky_model_get_int(out, o, p);
-    free(p);
-    return rc;
+    return get_item(out, SLINKY_DOC_INT, o, k, path, i, leaf);
 }
 
 int slinky_model__k_get_item_bool(bool *out, const slinky_model_object *o, slinky_model_kind k,
                                   const char *path, size_t i, const char *leaf)
 {
-    int rc = check_kind(o, k);
-    if (rc)
-        return rc;
-    char *p = item_path(path, i, leaf);
-    if (!p)
-        return SLINKY_ENOMEM;
-    rc = slinky_model_get_bool(out, o, p);
-    free(p);
-    return rc;
+    return get_item(out, SLINKY_DOC_BOOL, o, k, path, i, leaf);
 }
 
 static char *entry_path(const char *path, const char *key)
