@@ -297,7 +297,7 @@ static int merge_doc(merged *m, slinky_doc *d, const char *file)
     const slinky_doc_value *cc = slinky_doc_value_get(root, "current-context");
     if (cc && !slinky_doc_value_is_null(cc) && slinky_doc_value_type(cc) != SLINKY_DOC_STRING)
         return slinky__error_set(SLINKY_EINVALID, "%s: current-context: expected a string", file);
-    if (m->current_context == NULL && cc && *slinky_doc_value_get_string(cc))
+    if (m->current_context == NULL && slinky_doc_value_get_string(cc) && *slinky_doc_value_get_string(cc))
         m->current_context = cc;
     return 0;
 }

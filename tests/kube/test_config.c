@@ -158,6 +158,10 @@ static void test_parse_inline(void **state)
     assert_int_equal(slinky_kube_config_parse(&cfg, bad64, strlen(bad64), NULL, NULL), SLINKY_EINVALID);
     assert_non_null(strstr(slinky_error_last()->message, "certificate-authority-data"));
 
+    /* found by fuzzing: a null current-context */
+    static const char nullctx[] = "current-context: null\nclusters: []\n";
+    assert_int_equal(slinky_kube_config_parse(&cfg, nullctx, strlen(nullctx), NULL, NULL), SLINKY_ENOTFOUND);
+
     static const char noserver[] = "current-context: c\nclusters: [{name: k, cluster: {}}]\n"
                                    "contexts: [{name: c, context: {cluster: k}}]\n";
     assert_int_equal(slinky_kube_config_parse(&cfg, noserver, strlen(noserver), NULL, NULL),
