@@ -55,7 +55,7 @@ static int nop_str(void *ctx, const unsigned char *s, size_t l)
 static const yajl_callbacks nop_callbacks = {nop0,    nop_bool, NULL,    NULL,  nop_num, nop_str,
                                              nop0,    nop_str,  nop0,    nop0,  nop0};
 
-static void die(const char *what)
+static _Noreturn void die(const char *what)
 {
     fprintf(stderr, "bench_doc: %s: %s\n", what, slinky_error_last()->message);
     exit(1);
@@ -82,7 +82,7 @@ static char *make_input(size_t *len, int copies)
     slinky_doc_value_object_put(&items, r, "items");
     slinky_doc_value_set_array(items);
     for (int i = 0; i < copies; i++) {
-        slinky_doc_value *it, *name;
+        slinky_doc_value *it = NULL, *name = NULL;
         if (slinky_doc_value_array_append(&it, items) != 0 ||
             slinky_doc_value_set_copy(it, slinky_doc_root(ns)) != 0 ||
             slinky_doc_value_path_put(&name, it, "metadata.name") != 0)
