@@ -387,6 +387,8 @@ static int diff_pairs(slinky_conf_diff *d, const char *type, const char *name,
     const char *reason;
     slinky_conf_change_class k = record_class(type, 0, d->version, &reason);
     for (size_t i = 1; rc == 0 && i < b->npairs; i++) {
+        if (rvalue(b, b->pairs[i].key) != b->pairs[i].value)
+            continue; /* a later pair of the same key counts */
         const char *ov = rvalue(a, b->pairs[i].key);
         if (ov && !strcmp(ov, b->pairs[i].value))
             continue;
@@ -394,7 +396,7 @@ static int diff_pairs(slinky_conf_diff *d, const char *type, const char *name,
         rc = add_change(d, type, name, b->pairs[i].key, ov, b->pairs[i].value, k, reason);
     }
     for (size_t i = 1; rc == 0 && i < a->npairs; i++)
-        if (!rvalue(b, a->pairs[i].key))
+        if (rvalue(a, a->pairs[i].key) == a->pairs[i].value && !rvalue(b, a->pairs[i].key))
             rc = add_change(d, type, name, a->pairs[i].key, a->pairs[i].value, NULL, k, reason);
     return rc;
 }

@@ -381,9 +381,10 @@ void slinky_conf__records_free(slinky_conf__record *r, size_t n)
     free(r);
 }
 
+/* A key given twice on one record line: the last one counts. */
 const char *slinky_conf__record_value(const slinky_conf__record *r, const char *key)
 {
-    for (size_t i = 0; i < r->npairs; i++)
+    for (size_t i = r->npairs; i-- > 0;)
         if (slinky_conf__ieq(r->pairs[i].key, key))
             return r->pairs[i].value;
     return NULL;

@@ -6,7 +6,7 @@
 #include "conf/conf_internal.h"
 
 #define MAX_RANGE 65536 /* Slurm: "Too many hosts in range" above this */
-#define MAX_HOSTS (16u * 1024 * 1024)
+#define MAX_HOSTS (1u << 20) /* far above any real cluster; bounds memory */
 
 typedef struct strv {
     char **v;
