@@ -498,6 +498,12 @@ static int apply_members(slinky_doc_value *live, const slinky_doc_value *cfg,
     for (size_t i = 0; !rc && i < slinky_doc_value_size(cfg); i++) {
         const char *k = slinky_doc_value_key_at(cfg, i);
         const slinky_doc_value *cv = slinky_doc_value_member_at(cfg, i);
+        if (slinky_doc_value_is_null(cv)) {
+            /* an explicit null in an applied configuration unsets the field */
+            if (slinky_doc_value_get(live, k))
+                slinky_doc_value_object_remove(live, k);
+            continue;
+        }
         slinky_doc_value *lv = slinky_doc_value_get(live, k);
         if (!lv) {
             rc = slinky_doc_value_object_set(live, k, cv);
@@ -770,6 +776,25 @@ void as_managed_update(hctx *h, const slinky_doc_value *old, slinky_doc_value *r
 /* PATCH application/apply-patch+yaml                                 */
 /* ------------------------------------------------------------------ */
 
+/* nulls in an applied configuration: the field is simply not applied */
+static void strip_nulls(slinky_doc_value *v)
+{
+    if (slinky_doc_value_type(v) == SLINKY_DOC_ARRAY) {
+        for (size_t i = 0; i < slinky_doc_value_size(v); i++)
+            strip_nulls(slinky_doc_value_at(v, i));
+        return;
+    }
+    for (size_t i = 0; i < slinky_doc_value_size(v);) {
+        slinky_doc_value *c = slinky_doc_value_member_at(v, i);
+        if (slinky_doc_value_is_null(c)) {
+            slinky_doc_value_object_remove(v, slinky_doc_value_key_at(v, i));
+            continue;
+        }
+        strip_nulls(c);
+        i++;
+    }
+}
+
 static int conflict_resp(hctx *h, const char **fields, const char **managers, size_t n)
 {
     char *gv = gv_of(h);
@@ -818,6 +843,7 @@ int as_apply_patch(hctx *h)
     if (as_parse_body(&d, h->req, h->resp))
         return 400;
     slinky_doc_value *cfg = slinky_doc_root(d);
+    strip_nulls(cfg);
     int code = as_check_identity(h, cfg);
     if (code) {
         slinky_doc_free(d);
@@ -891,7 +917,9 @@ int as_apply_patch(hctx *h)
             continue;
         }
         slinky_doc_value *lv = slinky_doc_value_get(merged, k);
-        if (lv)
+        if (slinky_doc_value_is_null(cv))
+            (void)(lv && slinky_doc_value_object_remove(merged, k));
+        else if (lv)
             apply_merge(lv, cv, schema_of(h) ? child_schema(schema_of(h), k) : NULL,
                         h->rt->builtin, k);
         else
