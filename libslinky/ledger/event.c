@@ -490,10 +490,13 @@ int slinky_ledger__event_from_message(slinky_ledger__event *out, const char *msg
             schema = v;
         else if (!strcmp(k, "Slinky-Subject"))
             subject = v;
-        else if (!strcmp(k, "Slinky-Actor"))
-            rc = dup_opt(&ev.actor, v);
-        else if (!strcmp(k, "Slinky-Request-Id"))
-            rc = dup_opt(&ev.request_id, v);
+        else if (!strcmp(k, "Slinky-Actor") || !strcmp(k, "Slinky-Request-Id")) {
+            char **dst = k[7] == 'A' ? &ev.actor : &ev.request_id;
+            if (*dst)
+                rc = slinky__error_set(SLINKY_EINVALID, "trailer %s is repeated", k);
+            else
+                rc = dup_opt(dst, v);
+        }
     }
     if (rc == 0 && (!kind || strcmp(kind, kind_names[ev.kind]) != 0))
         rc = slinky__error_set(SLINKY_EINVALID, "trailer Slinky-Event '%s' does not match the "
