@@ -24,3 +24,12 @@ if(TARGET slinkyctl)
   set_tests_properties(model/slinkyctl_validate_bad_paths PROPERTIES LABELS unit
     ENVIRONMENT "${SLINKY_TEST_ENV}")
 endif()
+
+# The generator rejects a bad schema source, naming the file and line.
+if(SLINKY_PYTHON3)
+  add_test(NAME model/generator_rejects_bad_schema COMMAND sh -c
+    "out=$(\"$0\" \"$1\" \"$2\" \"$3\" 2>&1) && exit 1; echo \"$out\" | grep -q 'broken.schema:5: unknown type strin'"
+    ${SLINKY_PYTHON3} ${CMAKE_SOURCE_DIR}/libslinky/model/schema/gen_model.py
+    ${CMAKE_SOURCE_DIR}/tests/data/model/broken.schema ${CMAKE_BINARY_DIR}/model-gen-broken)
+  set_tests_properties(model/generator_rejects_bad_schema PROPERTIES LABELS "unit;static")
+endif()
