@@ -90,6 +90,11 @@ static void test_paths(void **state)
                         "q");
     assert_int_equal(slinky_doc_value_path_int(r, "metadata.annotations.\"a.b[0]\"", 0), 1);
     assert_ptr_equal(slinky_doc_value_path(r, ""), r);
+    slinky_doc *arr = json("[[1,{\"a\":2}],3]");
+    assert_int_equal(slinky_doc_value_path_int(slinky_doc_root(arr), "[0][1].a", 0), 2);
+    assert_int_equal(slinky_doc_value_path_int(slinky_doc_root(arr), "[1]", 0), 3);
+    assert_null(slinky_doc_value_path(slinky_doc_root(arr), "[2]"));
+    slinky_doc_free(arr);
 
     /* pointers */
     assert_int_equal(slinky_doc_value_get_int(slinky_doc_value_pointer(r, "/x~1y/~0t")), 5);

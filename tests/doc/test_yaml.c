@@ -343,6 +343,79 @@ static void test_layout(void **state)
     slinky_doc_free(d);
 }
 
+static void test_limits(void **state)
+{
+    (void)state;
+    /* 1000 levels are fine, 1001 are not */
+    char buf[2100];
+    for (int i = 0; i < 1000; i++) {
+        buf[i] = '[';
+        buf[1000 + i] = ']';
+    }
+    buf[2000] = '\0';
+    slinky_doc *d = yaml(buf);
+    slinky_doc_free(d);
+    char deep[2100];
+    for (int i = 0; i < 1001; i++) {
+        deep[i] = '[';
+        deep[1001 + i] = ']';
+    }
+    deep[2002] = '\0';
+    d = NULL;
+    assert_int_equal(slinky_doc_parse_yaml(&d, deep, strlen(deep)), SLINKY_EPARSE);
+    assert_non_null(strstr(slinky_error_last()->message, "1000"));
+    assert_int_equal(slinky_error_last()->column, 1001);
+    /* an alias may not carry the nesting past the limit either */
+    char *s = malloc(5000);
+    size_t n = (size_t)sprintf(s, "a: &a ");
+    for (int i = 0; i < 600; i++)
+        s[n++] = '[';
+    for (int i = 0; i < 600; i++)
+        s[n++] = ']';
+    n += (size_t)sprintf(s + n, "\nb: ");
+    for (int i = 0; i < 500; i++)
+        s[n++] = '[';
+    s[n++] = '*';
+    s[n++] = 'a';
+    for (int i = 0; i < 500; i++)
+        s[n++] = ']';
+    s[n] = '\0';
+    assert_int_equal(slinky_doc_parse_yaml(&d, s, n), SLINKY_EPARSE);
+    assert_non_null(strstr(slinky_error_last()->message, "1000"));
+    free(s);
+    assert_null(d);
+}
+
+static void test_long_keys_and_alias_keys(void **state)
+{
+    (void)state;
+    char key[1500];
+    memset(key, 'k', sizeof(key) - 1);
+    key[sizeof(key) - 1] = '\0';
+    slinky_doc *d;
+    assert_int_equal(slinky_doc_new(&d), 0);
+    assert_int_equal(slinky_doc_value_set_object(slinky_doc_root(d)), 0);
+    assert_int_equal(slinky_doc_value_object_set_string(slinky_doc_root(d), key, "v"), 0);
+    slinky_doc_value *sub;
+    assert_int_equal(slinky_doc_value_path_put(&sub, slinky_doc_root(d), "x.y"), 0);
+    key[3] = '\n';
+    assert_int_equal(slinky_doc_value_object_put(&sub, slinky_doc_root(d), key), 0);
+    assert_int_equal(slinky_doc_value_set_array(sub), 0);
+    assert_int_equal(slinky_doc_value_array_append(NULL, sub), 0);
+    char *y = to_yaml(slinky_doc_root(d));
+    assert_non_null(strstr(y, "? kkk"));
+    slinky_doc *back = yaml(y);
+    assert_true(slinky_doc_value_equal(slinky_doc_root(d), slinky_doc_root(back)));
+    slinky_free(y);
+    slinky_doc_free(back);
+    slinky_doc_free(d);
+    /* non-string scalars as keys (also through aliases) */
+    check_json("n: &n 5\nt: &t true\nz: &z ~\nf: &f 1.5\n*n : a\n*t : b\n*z : c\n*f : d\n"
+               "1: e\ntrue: f\n",
+               "{\"n\":5,\"t\":true,\"z\":null,\"f\":1.5,\"5\":\"a\",\"true\":\"f\","
+               "\"null\":\"c\",\"1.5\":\"d\",\"1\":\"e\"}");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -354,6 +427,8 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_examples_roundtrip),
         cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_long_keys_and_alias_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
