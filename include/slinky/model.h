@@ -18,7 +18,7 @@
  *       slinky_model_controller_get_config_file_refs_name(&s, c, i);
  *   - generic accessors by path checked against the schema, e.g.
  *       slinky_model_get_string(&s, o, "spec.clusterName"),
- *       slinky_model_get_int(&n, o, "spec.metrics.serviceMonitor.endpoints[0].port").
+ *       slinky_model_get_string(&s, o, "spec.metrics.serviceMonitor.endpoints[0].path").
  * Paths: dot-separated property names, `[i]` for array elements, and
  * `["key"]` (or `.key` when the key has no dots) for map entries:
  * `metadata.labels["app.kubernetes.io/name"]`.
@@ -206,7 +206,9 @@ SLINKY_API slinky_status slinky_model_object_get_label(const char **out,
 SLINKY_API slinky_status slinky_model_object_get_annotation(const char **out,
                                                             const slinky_model_object *o,
                                                             const char *key);
+/** Set metadata.name (copied; NULL removes it). */
 SLINKY_API slinky_status slinky_model_object_set_name(slinky_model_object *o, const char *name);
+/** Set metadata.namespace (copied; NULL removes it). */
 SLINKY_API slinky_status slinky_model_object_set_namespace(slinky_model_object *o,
                                                            const char *namespace_);
 /** Set a label (value NULL removes it). */
@@ -264,7 +266,8 @@ SLINKY_API slinky_status slinky_model_get_value(const slinky_doc_value **out,
 SLINKY_API size_t slinky_model_get_count(const slinky_model_object *o, const char *path);
 
 /* Setters check the path and the value's type against the schema and create
- * missing parent objects (array elements must exist). */
+ * missing parent objects (array elements must exist: SLINKY_ENOTFOUND).
+ * Strings are copied. Borrowed pointers into o become invalid. */
 SLINKY_API slinky_status slinky_model_set_string(slinky_model_object *o, const char *path,
                                                  const char *value);
 SLINKY_API slinky_status slinky_model_set_int(slinky_model_object *o, const char *path,
