@@ -302,6 +302,8 @@ long as_store_find(const as_rtype *rt, const char *ns, const char *name);
 as_obj *as_store_get(const as_rtype *rt, const char *ns, const char *name);
 /** Put/replace/remove (obj NULL) and record an event (lock held). */
 int as_store_commit(as_server *s, as_rtype *rt, int type, as_obj *obj, as_obj *prev);
+/** Put (takes the reference) or remove an object without event or log (loading). */
+void as_store_load(as_rtype *rt, int type, as_obj *obj);
 /** Oldest resourceVersion a watch may resume from (lock held). */
 uint64_t as_store_oldest_rv(const as_server *s);
 /** Event with this rv, or NULL if out of the window (lock held). */

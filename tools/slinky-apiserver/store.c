@@ -231,3 +231,13 @@ void as_new_uid(char *buf)
              b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12],
              b[13], b[14], b[15]);
 }
+
+void as_store_load(as_rtype *rt, int type, as_obj *obj)
+{
+    if (type == AS_EV_DELETED) {
+        store_remove(rt, obj->ns, obj->name);
+        as_obj_unref(obj);
+    } else if (store_put(rt, obj) != 0) {
+        as_obj_unref(obj);
+    }
+}
