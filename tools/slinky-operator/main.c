@@ -1,0 +1,248 @@
+/*
+ * slinky-operator: owns slurm.conf for the Controllers of one namespace.
+ *
+ *   slinky-operator --kubeconfig F --slurm-dir DIR [options]
+ *
+ * Informers on Controllers, NodeSets and Accountings feed a work queue keyed
+ * by Controller; one worker reconciles (see operator.h). --once reconciles
+ * every Controller that exists at start and exits (status 1 when any was
+ * rejected or failed). Otherwise it runs until SIGINT/SIGTERM.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "operator.h"
+
+static volatile sig_atomic_t g_stop;
+static void on_signal(int sig)
+{
+    (void)sig;
+    g_stop = 1;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: slinky-operator --kubeconfig FILE --slurm-dir DIR [options]\n"
+            "\n"
+            "Watches Slinky Controllers, NodeSets and Accountings, renders slurm.conf,\n"
+            "checks it statically and with the real Slurm, writes the ConfigMap\n"
+            "<controller>-config and applies the change live (scontrol reconfigure) or\n"
+            "by --restart-command when the change needs a restart.\n"
+            "\n"
+            "  --kubeconfig FILE        kubeconfig (default: $KUBECONFIG, ~/.kube/config)\n"
+            "  --namespace NS           namespace to watch (default: the context's)\n"
+            "  --slurm-dir DIR          local Slurm folder: DIR/etc/slurm.conf is managed\n"
+            "  --slurm-version V        target Slurm version, e.g. 22.05 (default 22.05)\n"
+            "  --ctld-port P --slurmd-port P --dbd-port P   local ports\n"
+            "  --munge-socket PATH      munged socket (AuthInfo=socket=)\n"
+            "  --restart-command CMD    run by /bin/sh for restart classes; env\n"
+            "                           SLINKY_CHANGE_CLASS and SLURM_CONF are set\n"
+            "  --no-validate            skip the real-Slurm validation (static checks stay)\n"
+            "  --once                   reconcile what exists, then exit\n");
+}
+
+static unsigned parse_version(const char *s)
+{
+    unsigned a = 0, b = 0;
+    if (sscanf(s, "%u.%u", &a, &b) == 2)
+        return a * 100 + b;
+    return (unsigned)atoi(s);
+}
+
+static void enqueue_controller(const slinky_doc_value *obj, void *payload)
+{
+    op_state *st = payload;
+    char *key = NULL;
+    if (slinky_kube_object_key(&key, obj) == 0) {
+        slinky_kube_workqueue_add(st->queue, key);
+        slinky_free(key);
+    }
+}
+/* Only spec changes matter: our own status writes must not wake us up again. */
+static void on_ctl_update(const slinky_doc_value *o, const slinky_doc_value *n, void *payload)
+{
+    if (slinky_doc_value_path_int(o, "metadata.generation", -1) ==
+            slinky_doc_value_path_int(n, "metadata.generation", -2) &&
+        slinky_doc_value_equal(slinky_doc_value_get(o, "spec"), slinky_doc_value_get(n, "spec")))
+        return;
+    enqueue_controller(n, payload);
+}
+
+/* A NodeSet change concerns the Controller it references. */
+static void enqueue_owner(const slinky_doc_value *obj, void *payload)
+{
+    op_state *st = payload;
+    const char *ref = slinky_doc_value_path_string(obj, "spec.controllerRef.name", NULL);
+    const char *ns = slinky_doc_value_path_string(obj, "metadata.namespace", "");
+    ns = slinky_doc_value_path_string(obj, "spec.controllerRef.namespace", ns);
+    if (!ref || !*ref)
+        return;
+    char key[600];
+    snprintf(key, sizeof(key), "%s/%s", ns, ref);
+    slinky_kube_workqueue_add(st->queue, key);
+}
+static void on_ns_update(const slinky_doc_value *o, const slinky_doc_value *n, void *payload)
+{
+    enqueue_owner(o, payload);
+    enqueue_owner(n, payload);
+}
+
+/* An Accounting change concerns every Controller (there are few). */
+static void enqueue_all(op_state *st)
+{
+    slinky_doc *all = NULL;
+    if (slinky_kube_informer_list(&all, st->controllers, NULL, NULL) < 0)
+        return;
+    for (size_t i = 0; i < slinky_doc_value_size(slinky_doc_root(all)); i++)
+        enqueue_controller(slinky_doc_value_at(slinky_doc_root(all), i), st);
+    slinky_doc_free(all);
+}
+static void on_acct(const slinky_doc_value *obj, void *payload)
+{
+    (void)obj;
+    enqueue_all(payload);
+}
+static void on_acct_update(const slinky_doc_value *o, const slinky_doc_value *n, void *payload)
+{
+    (void)o;
+    (void)n;
+    enqueue_all(payload);
+}
+
+static int fail(const char *what)
+{
+    fprintf(stderr, "slinky-operator: %s: %s\n", what, slinky_error_last()->message);
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    op_state st;
+    memset(&st, 0, sizeof(st));
+    pthread_mutex_init(&st.lock, NULL);
+    st.o.slurm_version = 2205;
+    st.o.validate = true;
+    st.o.field_manager = "slinky-operator";
+    const char *kubeconfig = NULL;
+    bool once = false;
+
+    static const struct option longopts[] = {
+        {"kubeconfig", required_argument, 0, 'k'},  {"namespace", required_argument, 0, 'n'},
+        {"slurm-dir", required_argument, 0, 'd'},   {"slurm-version", required_argument, 0, 'V'},
+        {"ctld-port", required_argument, 0, 'c'},   {"slurmd-port", required_argument, 0, 's'},
+        {"dbd-port", required_argument, 0, 'b'},    {"munge-socket", required_argument, 0, 'm'},
+        {"restart-command", required_argument, 0, 'r'}, {"no-validate", no_argument, 0, 'N'},
+        {"once", no_argument, 0, 'o'},              {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    int c;
+    while ((c = getopt_long(argc, argv, "k:n:d:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'k': kubeconfig = optarg; break;
+        case 'n': st.o.namespace_ = optarg; break;
+        case 'd': st.o.slurm_dir = optarg; break;
+        case 'V': st.o.slurm_version = parse_version(optarg); break;
+        case 'c': st.o.slurmctld_port = atoi(optarg); break;
+        case 's': st.o.slurmd_port = atoi(optarg); break;
+        case 'b': st.o.slurmdbd_port = atoi(optarg); break;
+        case 'm': st.o.munge_socket = optarg; break;
+        case 'r': st.o.restart_cmd = optarg; break;
+        case 'N': st.o.validate = false; break;
+        case 'o': once = true; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (!st.o.slurm_dir || optind != argc) {
+        usage(stderr);
+        return 2;
+    }
+    if (slinky_global_init() < 0)
+        return fail("init");
+
+    slinky_kube_config *cfg = NULL;
+    slinky_kube_config_options co;
+    slinky_kube_config_options_init(&co, SLINKY_KUBE_CONFIG_OPTIONS_VERSION);
+    co.kubeconfig = kubeconfig;
+    if (slinky_kube_config_load(&cfg, &co) < 0)
+        return fail("kubeconfig");
+    if (!st.o.namespace_)
+        st.o.namespace_ = slinky_kube_config_get_namespace(cfg);
+    if (slinky_kube_client_new(&st.client, cfg, NULL) < 0)
+        return fail("client");
+
+    slinky_kube_workqueue_options qo;
+    slinky_kube_workqueue_options_init(&qo, SLINKY_KUBE_WORKQUEUE_OPTIONS_VERSION);
+    qo.base_delay_ms = 500;
+    qo.max_delay_ms = 60000;
+    if (slinky_kube_workqueue_new(&st.queue, &qo) < 0)
+        return fail("work queue");
+
+    slinky_kube_informer_handlers hc = {enqueue_controller, on_ctl_update, NULL};
+    slinky_kube_informer_handlers hn = {enqueue_owner, on_ns_update, enqueue_owner};
+    slinky_kube_informer_handlers ha = {on_acct, on_acct_update, on_acct};
+    if (slinky_kube_informer_new(&st.controllers, st.client, &op_res_controllers,
+                                 st.o.namespace_, NULL) < 0 ||
+        slinky_kube_informer_new(&st.nodesets, st.client, &op_res_nodesets, st.o.namespace_,
+                                 NULL) < 0 ||
+        slinky_kube_informer_new(&st.accountings, st.client, &op_res_accountings,
+                                 st.o.namespace_, NULL) < 0)
+        return fail("informer");
+    /* NodeSet/Accounting informers start first so a Controller's reconcile sees them */
+    slinky_kube_informer_add_handlers(st.nodesets, &hn, &st);
+    slinky_kube_informer_add_handlers(st.accountings, &ha, &st);
+    slinky_kube_informer_add_handlers(st.controllers, &hc, &st);
+    if (slinky_kube_informer_start(st.nodesets) < 0 ||
+        slinky_kube_informer_start(st.accountings) < 0 ||
+        slinky_kube_informer_wait_synced(st.nodesets, 30000) < 0 ||
+        slinky_kube_informer_wait_synced(st.accountings, 30000) < 0 ||
+        slinky_kube_informer_start(st.controllers) < 0 ||
+        slinky_kube_informer_wait_synced(st.controllers, 30000) < 0)
+        return fail("initial sync");
+    fprintf(stderr, "slinky-operator: watching namespace %s (%zu controllers, %zu nodesets)\n",
+            st.o.namespace_, slinky_kube_informer_size(st.controllers),
+            slinky_kube_informer_size(st.nodesets));
+
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    int rc = 0;
+    if (once) {
+        /* drain the queue on this thread */
+        char *key = NULL;
+        while (slinky_kube_workqueue_get(&key, st.queue, 1000) == 0) {
+            long after = 0;
+            if (op_reconcile(&after, key, &st) != SLINKY_KUBE_RESULT_DONE)
+                rc = 1;
+            slinky_kube_workqueue_done(st.queue, key);
+            slinky_free(key);
+        }
+        if (st.rejected)
+            rc = 1;
+    } else {
+        slinky_kube_controller *ctl = NULL;
+        if (slinky_kube_controller_new(&ctl, st.queue, 1, op_reconcile, &st) < 0 ||
+            slinky_kube_controller_start(ctl) < 0)
+            return fail("controller");
+        while (!g_stop)
+            pause();
+        fprintf(stderr, "slinky-operator: stopping\n");
+        slinky_kube_controller_stop(ctl);
+        slinky_kube_controller_free(ctl);
+    }
+    slinky_kube_workqueue_shutdown(st.queue);
+    slinky_kube_informer_free(st.controllers);
+    slinky_kube_informer_free(st.nodesets);
+    slinky_kube_informer_free(st.accountings);
+    slinky_kube_workqueue_free(st.queue);
+    slinky_kube_client_free(st.client);
+    slinky_kube_config_free(cfg);
+    fprintf(stderr, "slinky-operator: %u reconciles, %u applied, %u rejected\n", st.reconciles,
+            st.applied, st.rejected);
+    slinky_global_shutdown();
+    return rc;
+}
