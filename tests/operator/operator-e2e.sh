@@ -60,8 +60,14 @@ diff -q <(cat "$W/cm.conf"; echo) "$SLURM_CONF" >/dev/null || cmp -s "$W/cm.conf
 [ "$(cond status)" = True ] || fail "condition after first apply: $(cond message)"
 pass "first reconcile: rendered, validated, ConfigMap written, node idle, srun ok"
 
-# 2. the seed scenario
-patch_extra 'MinJobAge=2\nAccountingStorageEnforce=associations,limits,qos\n'
+# 2. the seed scenario, as an admin types it
+sctl() { "$build/tools/slinkyctl/slinkyctl" "$@"; }
+if sctl conf set -n slurm NoSuchKey=1 >"$W/set0.log" 2>&1; then fail "slinkyctl accepted an unknown key"; fi
+grep -q "unknown slurm.conf key 'NoSuchKey'" "$W/set0.log" || fail "unknown key message: $(cat "$W/set0.log")"
+sctl conf set -n slurm AccountingStorageEnforce=associations,limits,qos >"$W/set1.log" 2>&1 ||
+  fail "slinkyctl conf set: $(cat "$W/set1.log")"
+grep -q '^AccountingStorageEnforce: restart-slurmctld' "$W/set1.log" || fail "set output: $(cat "$W/set1.log")"
+[ "$(sctl conf get -n slurm MinJobAge)" = "MinJobAge=2" ] || fail "other extraConf lines lost"
 op --once >"$W/op2.log" 2>&1 || fail "reconcile 2"
 grep -q 'restart-slurmctld *global AccountingStorageEnforce' "$W/op2.log" || fail "class of AccountingStorageEnforce"
 [ "$(cond reason)" = RestartedSlurmctld ] || fail "reason $(cond reason)"

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "slinky.h"
@@ -43,6 +44,8 @@ static int usage(FILE *f)
             "  check [-V VERSION] [-k KIND] FILE   static checks (exit 1 with FILE:LINE:COL errors)\n"
             "  get FILE KEY                         effective value of a global key\n"
             "  set FILE KEY=VALUE                   edit one line (or append one)\n"
+            "  set|unset|get KEY[=VALUE]... [--controller NAME] [-n NS] [--kubeconfig F] [--dry-run]\n"
+            "                                       edit a live Controller's spec.extraConf\n"
             "  diff [-V VERSION] OLD NEW            changes with their class and the overall class\n"
             "  render [-V VERSION] [--local DIR] [--ports CTLD,SLURMD,DBD] [--munge SOCKET]\n"
             "         [--file slurm|cgroup|gres|slurmdbd] RESOURCE.yaml...\n"
@@ -431,6 +434,10 @@ int slinkyctl_cmd_conf(int argc, char **argv)
     argv++;
     if (!strcmp(sub, "check"))
         return cmd_check(argc, argv);
+    /* set/get/unset on a live Controller when the first argument is not a file */
+    if ((!strcmp(sub, "set") || !strcmp(sub, "get") || !strcmp(sub, "unset")) && argc > 1 &&
+        access(argv[1], F_OK) != 0)
+        return slinkyctl_conf_controller(argc, argv);
     if (!strcmp(sub, "get"))
         return cmd_get(argc, argv);
     if (!strcmp(sub, "set"))

@@ -14,4 +14,8 @@ int slinkyctl_cmd_jail(int argc, char **argv) SLINKYCTL_WEAK;     /* jail: rende
 int slinkyctl_cmd_kube(int argc, char **argv) SLINKYCTL_WEAK;     /* kube: get/list/watch */
 int slinkyctl_cmd_operator(int argc, char **argv) SLINKYCTL_WEAK; /* the operator loop */
 
+/* conf set/unset/get on a live Controller's spec.extraConf (controller_conf.c);
+ * argv[0] is "set", "unset" or "get". */
+int slinkyctl_conf_controller(int argc, char **argv);
+
 #endif
