@@ -9,6 +9,16 @@
 
 SLURM_CI_PORT_DIR=${SLURM_CI_PORT_DIR:-/tmp/slurm-ci-ports}
 
+# hx_close_fds: close every inherited fd above 2, so daemons started later do not hold the
+# caller's pipes open (a CI runner or `$(...)` waiting for EOF would hang until `down`).
+hx_close_fds() {
+  local f n
+  for f in /proc/$$/fd/*; do
+    n=${f##*/}
+    case $n in 0|1|2|255) ;; *) if [ "$n" -gt 2 ] 2>/dev/null; then eval "exec $n>&-" 2>/dev/null || true; fi ;; esac
+  done
+}
+
 # alive PID: exists and is not a zombie (kill -0 also succeeds on zombies; this init reaps late)
 hx_alive() { [ -n "${1:-}" ] && [ -d "/proc/$1" ] && ! grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat" 2>/dev/null; }
 hx_pid_of() { if [ -s "$1" ]; then tr -dc '0-9' < "$1"; fi; }

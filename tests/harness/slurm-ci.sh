@@ -30,7 +30,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/lib.sh"
 
 T0=${EPOCHREALTIME//[.,]/}
-exec 3>&2   # log to the caller's stderr even inside the redirected wait loops
+hx_close_fds
+exec 3>&2   # log to the caller's stderr even inside the redirected wait loops (daemons get 3>&-)
 log() { local ms=$(( (${EPOCHREALTIME//[.,]/} - T0) / 1000 )); printf '[slurm-ci %s +%d.%03ds] %s\n' "${T:-?}" $((ms / 1000)) $((ms % 1000)) "$*" >&3; }
 
 cmd=${1:-}; shift || true
@@ -255,7 +256,7 @@ start_munged() {
   fi
   chmod 600 "$T/munge/munge.key"
   munged --key-file="$T/munge/munge.key" --socket="$MUNGE_SOCKET" --pid-file="$T/run/munged.pid" \
-         --log-file="$T/log/munged.log" --seed-file="$T/munge/munged.seed" </dev/null >/dev/null 2>"$T/log/munged.err" \
+         --log-file="$T/log/munged.log" --seed-file="$T/munge/munged.seed" </dev/null >/dev/null 2>"$T/log/munged.err" 3>&- \
     || die "munged failed: $(cat "$T/log/munged.err")"
   wait_for 10 munged sh -c "munge -S '$MUNGE_SOCKET' -n | unmunge -S '$MUNGE_SOCKET'"
   log "munged up (pid $(hx_pid_of "$T/run/munged.pid"), socket $MUNGE_SOCKET)"
@@ -272,7 +273,7 @@ start_mariadb() {
   mariadbd --no-defaults --datadir="$T/mysql/data" --socket="$SOCKDIR/mysqld.sock" \
     --port="$DB_PORT" --bind-address=127.0.0.1 --user=root --pid-file="$T/run/mysqld.pid" \
     --log-error="$T/log/mariadb.log" --skip-name-resolve --skip-log-bin \
-    --innodb-buffer-pool-size=64M </dev/null >/dev/null 2>&1 &
+    --innodb-buffer-pool-size=64M </dev/null >/dev/null 2>&1 3>&- &
   echo $! > "$T/run/mysqld.pid"          # mariadbd rewrites it with the same pid
   wait_daemon 60 mariadb "$T/run/mysqld.pid" "$T/log/mariadb.log" \
     mariadb-admin --no-defaults -S "$SOCKDIR/mysqld.sock" -uroot ping
@@ -285,7 +286,7 @@ start_mariadb() {
 }
 
 start_slurmdbd() {
-  slurmdbd </dev/null >/dev/null 2>"$T/log/slurmdbd.err" || die "slurmdbd refused to start: $(cat "$T/log/slurmdbd.err")"
+  slurmdbd </dev/null >/dev/null 2>"$T/log/slurmdbd.err" 3>&- || die "slurmdbd refused to start: $(cat "$T/log/slurmdbd.err")"
   wait_daemon 60 slurmdbd "$T/run/slurmdbd.pid" "$T/log/slurmdbd.log" sacctmgr -n show cluster
   sacctmgr -i add cluster "$CLUSTER" >/dev/null 2>&1 || true
   log "slurmdbd up (pid $(hx_pid_of "$T/run/slurmdbd.pid"), port $DBD_PORT)"
@@ -308,7 +309,7 @@ start_restd() {
   # place, so $! is slurmrestd's own pid.
   setpriv --reuid=slurmrest --regid="$(id -g slurmrest)" --init-groups \
     env SLURM_CONF="$SLURM_CONF" SLURM_JWT=daemon \
-    slurmrestd -a rest_auth/jwt "127.0.0.1:$RESTD_PORT" </dev/null >"$T/log/slurmrestd.log" 2>&1 &
+    slurmrestd -a rest_auth/jwt "127.0.0.1:$RESTD_PORT" </dev/null >"$T/log/slurmrestd.log" 2>&1 3>&- &
   echo $! > "$T/run/slurmrestd.pid"
   local tok; tok=$(scontrol token username=root lifespan=300 | sed 's/^SLURM_JWT=//')
   wait_daemon 30 slurmrestd "$T/run/slurmrestd.pid" "$T/log/slurmrestd.log" \
@@ -347,12 +348,12 @@ up() {
   fi
   start_munged
   if [ "$WITH_DBD" = 1 ]; then start_mariadb; start_slurmdbd; fi
-  slurmctld -f "$SLURM_CONF" </dev/null >/dev/null 2>"$T/log/slurmctld.err" \
+  slurmctld -f "$SLURM_CONF" </dev/null >/dev/null 2>"$T/log/slurmctld.err" 3>&- \
     || die "slurmctld refused to start: $(grep -vE 'pmix|MPI' "$T/log/slurmctld.err" | head -5)"
   wait_daemon 30 slurmctld "$T/run/slurmctld.pid" "$T/log/slurmctld.log" scontrol ping
   log "slurmctld up (pid $(hx_pid_of "$T/run/slurmctld.pid"), port $CTLD_PORT)"
   for i in $(seq 1 "$NODES"); do
-    slurmd -f "$SLURM_CONF" -N "node$i" </dev/null >/dev/null 2>"$T/log/slurmd-node$i.err" \
+    slurmd -f "$SLURM_CONF" -N "node$i" </dev/null >/dev/null 2>"$T/log/slurmd-node$i.err" 3>&- \
       || die "slurmd node$i refused to start: $(grep -vE 'pmix|MPI' "$T/log/slurmd-node$i.err" | head -5)"
   done
   for i in $(seq 1 "$NODES"); do

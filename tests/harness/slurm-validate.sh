@@ -30,6 +30,7 @@ R=${SLURM_VALIDATE_CHROOT:-}
 # (in the chroot: with a private /run for the auth/slurm sack socket, see inroot.sh)
 run() { if [ -n "$R" ]; then "$HERE/inroot.sh" "$R" "$hd/sysrun" "$@"; else "$@"; fi; }
 
+hx_close_fds   # the throwaway munged must not hold the caller's pipes
 mkdir -p "$R/tmp"
 hd=$(mktemp -d "$R/tmp/sv.XXXXXX"); chmod 755 "$hd"   # host path
 d=${hd#"$R"}                                           # the same dir as seen by slurmctld

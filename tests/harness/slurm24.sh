@@ -26,7 +26,8 @@ R=${SLURM24_ROOT:-/var/cache/slinky/trixie}
 MIRROR=${SLURM24_MIRROR:-http://deb.debian.org/debian}
 PKGS=slurmctld,slurmd,slurm-client,slurm-wlm-basic-plugins,slurmrestd,slurm-wlm-jwt-plugin,curl
 T0=${EPOCHREALTIME//[.,]/}
-exec 3>&2
+hx_close_fds
+exec 3>&2   # log fd; every daemon is started with 3>&- so it never holds it
 log() { local ms=$(( (${EPOCHREALTIME//[.,]/} - T0) / 1000 )); printf '[slurm24 %s +%d.%03ds] %s\n' "${S:-}" $((ms / 1000)) $((ms % 1000)) "$*" >&3; }
 STARTED_UP=0
 die() {
@@ -210,11 +211,11 @@ up() {
   } > "$R$S/env.sh"
   mount_api
   write_conf
-  inroot slurmctld </dev/null >/dev/null 2>"$R$S/log/slurmctld.err" || die "slurmctld refused to start: $(head -5 "$R$S/log/slurmctld.err")"
+  inroot slurmctld </dev/null >/dev/null 2>"$R$S/log/slurmctld.err" 3>&- || die "slurmctld refused to start: $(head -5 "$R$S/log/slurmctld.err")"
   wait_daemon 30 slurmctld "$R$S/run/slurmctld.pid" "$R$S/log/slurmctld.log" inroot scontrol ping
   log "$(chroot "$R" slurmctld -V) slurmctld up (pid $(hx_pid_of "$R$S/run/slurmctld.pid"), port $((P + 1)))"
   for i in $(seq 1 "$NODES"); do
-    inroot slurmd -N "node$i" </dev/null >/dev/null 2>"$R$S/log/slurmd-node$i.err" || die "slurmd node$i refused to start: $(head -5 "$R$S/log/slurmd-node$i.err")"
+    inroot slurmd -N "node$i" </dev/null >/dev/null 2>"$R$S/log/slurmd-node$i.err" 3>&- || die "slurmd node$i refused to start: $(head -5 "$R$S/log/slurmd-node$i.err")"
   done
   for i in $(seq 1 "$NODES"); do
     wait_daemon 30 "slurmd node$i" "$R$S/run/slurmd-node$i.pid" "$R$S/log/slurmd-node$i.log" node_ready "node$i"
@@ -225,7 +226,7 @@ up() {
     # set dies with "Failure loading plugin path bindings"); setpriv execs, so $! is slurmrestd
     "$HERE/inroot.sh" "$R" "$R$S/sysrun" setpriv --reuid=slurmrest --regid="$(chroot "$R" id -g slurmrest)" --init-groups \
       env SLURM_CONF="$S/etc/slurm.conf" SLURM_JWT=daemon \
-      slurmrestd -a rest_auth/jwt -s openapi/slurmctld "127.0.0.1:$((P + 3))" </dev/null >"$R$S/log/slurmrestd.log" 2>&1 &
+      slurmrestd -a rest_auth/jwt -s openapi/slurmctld "127.0.0.1:$((P + 3))" </dev/null >"$R$S/log/slurmrestd.log" 2>&1 3>&- &
     echo $! > "$R$S/run/slurmrestd.pid"
     local tok; tok=$(inroot scontrol token username=root lifespan=300 | sed 's/^SLURM_JWT=//')
     wait_daemon 30 slurmrestd "$R$S/run/slurmrestd.pid" "$R$S/log/slurmrestd.log" \
