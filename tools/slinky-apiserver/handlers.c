@@ -849,7 +849,8 @@ static bool has_finalizers(const slinky_doc_value *root)
     return slinky_doc_value_size(slinky_doc_value_path(root, "metadata.finalizers")) > 0;
 }
 
-static int remove_object(hctx *h, as_rtype *rt, as_obj *prev, slinky_doc_value *final_root);
+static int remove_object(hctx *h, as_rtype *rt, as_obj *prev, slinky_doc_value *final_root,
+                         bool orphan);
 
 /*
  * Store `root` as the new state of `old` (lock held). `sub` is the
@@ -924,7 +925,7 @@ int as_update_doc(hctx *h, as_obj *old, slinky_doc_value *root, bool status_only
         goto done;
     }
     if (slinky_doc_value_get(md, "deletionTimestamp") && !has_finalizers(root)) {
-        code = remove_object(h, h->rt, old, root);
+        code = remove_object(h, h->rt, old, root, false);
         if (!code)
             code = as_resp_doc(h->resp, 200, root);
         goto done;
@@ -1225,7 +1226,8 @@ static void collect_garbage(hctx *h, const char *uid, const char *ns, bool orpha
 }
 
 /* Remove an object for good (no finalizers left); DELETED event; GC. */
-static int remove_object(hctx *h, as_rtype *rt, as_obj *prev, slinky_doc_value *final_root)
+static int remove_object(hctx *h, as_rtype *rt, as_obj *prev, slinky_doc_value *final_root,
+                         bool orphan)
 {
     as_server *s = h->s;
     uint64_t rv = s->rv + 1;
@@ -1245,7 +1247,7 @@ static int remove_object(hctx *h, as_rtype *rt, as_obj *prev, slinky_doc_value *
     if (strcmp(rt->plural, "customresourcedefinitions") == 0 && rt->builtin)
         as_registry_remove_crd(s, final_root);
     if (uid && *uid)
-        collect_garbage(h, uid, ns ? ns : "", false);
+        collect_garbage(h, uid, ns ? ns : "", orphan);
     /* a terminating namespace goes away once it is empty */
     if (ns && *ns) {
         as_rtype *nrt = as_registry_find_gr(s, "", "namespaces");
@@ -1259,7 +1261,7 @@ static int remove_object(hctx *h, as_rtype *rt, as_obj *prev, slinky_doc_value *
             if (empty) {
                 slinky_doc *nd = NULL;
                 if (as_obj_doc(&nd, nso) == 0)
-                    remove_object(h, nrt, nso, slinky_doc_root(nd));
+                    remove_object(h, nrt, nso, slinky_doc_root(nd), false);
                 slinky_doc_free(nd);
             }
         }
@@ -1346,27 +1348,12 @@ static int delete_one(hctx *h, as_rtype *rt, as_obj *old, const char *propagatio
         *final_out = d;
         return 0;
     }
-    if (orphan) {
-        char *uid = slinky__strdup(old->uid), *ns = slinky__strdup(old->ns);
-        as_obj_ref(old);
-        int code = remove_object(h, rt, old, root);
-        as_obj_unref(old);
-        if (!code && uid)
-            collect_garbage(h, uid, ns ? ns : "", true);
-        free(uid);
-        free(ns);
-        if (code) {
-            slinky_doc_free(d);
-            return code;
-        }
-    } else {
-        as_obj_ref(old);
-        int code = remove_object(h, rt, old, root);
-        as_obj_unref(old);
-        if (code) {
-            slinky_doc_free(d);
-            return code;
-        }
+    as_obj_ref(old);
+    int code = remove_object(h, rt, old, root, orphan);
+    as_obj_unref(old);
+    if (code) {
+        slinky_doc_free(d);
+        return code;
     }
     *final_out = d;
     return 0;
