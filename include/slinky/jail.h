@@ -133,6 +133,14 @@ SLINKY_API slinky_status slinky_jail_spec_set_gpu_devices(slinky_jail_spec *spec
                                                           const char *source,
                                                           const char *destination);
 
+/**
+ * Append a bind mount of host `source` at `destination` (both absolute, no
+ * templates), e.g. the folder of a batch script. Validated like the rest:
+ * it must not hide an earlier mount.
+ */
+SLINKY_API slinky_status slinky_jail_spec_add_bind(slinky_jail_spec *spec, const char *source,
+                                                   const char *destination, bool read_only);
+
 /** Number of mounts. */
 SLINKY_API size_t slinky_jail_spec_mount_count(const slinky_jail_spec *spec);
 

@@ -257,17 +257,6 @@ static int mount_fs(int rootfd, const char *fstype, const char *dest, unsigned l
 
 /* ---------------------------------------------------------------- the root */
 
-static bool is_mount_top(const slinky_jail_spec *s, const char *name)
-{
-    for (size_t i = 0; i < s->nmounts; i++) {
-        const char *d = s->mounts[i].destination + 1;
-        size_t n = strlen(name);
-        if (!strncmp(d, name, n) && d[n] == '\0')
-            return true;
-    }
-    return false;
-}
-
 static int build_root(int rootfd, const slinky_jail_spec *spec)
 {
     slinky_jail__top *top = NULL;
@@ -284,7 +273,7 @@ static int build_root(int rootfd, const slinky_jail_spec *spec)
             continue;
         }
         snprintf(dst, sizeof(dst), "/%s", t->name);
-        if (is_mount_top(spec, t->name) || !strcmp(t->name, "tmp")) {
+        if (slinky_jail__is_mount_top(spec, t->name) || !strcmp(t->name, "tmp")) {
             /* a spec mount takes this place: an empty mount point */
             if (mkdirat(rootfd, t->name, 0755) < 0 && errno != EEXIST)
                 rc = sys_err(errno, "cannot create", dst);
@@ -299,6 +288,18 @@ static int build_root(int rootfd, const slinky_jail_spec *spec)
     slinky_jail__host_top_free(top, n);
     if (rc == 0 && mkdirat(rootfd, "proc", 0555) < 0 && errno != EEXIST)
         rc = sys_err(errno, "cannot create", "/proc");
+    return rc;
+}
+
+/* Hide the scratch folder (every job's /tmp) if the root shows it. */
+static int mask_scratch(int rootfd, const slinky_jail_spec *spec)
+{
+    char *jp = slinky_jail__scratch_in_jail(spec);
+    if (!jp)
+        return 0;
+    int rc = mount_fs(rootfd, "tmpfs", jp, MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                      "mode=0755,size=4k", SLINKY_JAIL__CREATE_NONE);
+    free(jp);
     return rc;
 }
 
@@ -529,7 +530,8 @@ slinky_status slinky_jail_enter(const slinky_jail_spec *spec, const slinky_jail_
         rc = sys_err(errno, "cannot open", STAGING);
         goto out;
     }
-    if ((rc = build_root(rootfd, spec)) < 0 || (rc = build_dev(rootfd, spec, &ctx)) < 0 ||
+    if ((rc = build_root(rootfd, spec)) < 0 || (rc = mask_scratch(rootfd, spec)) < 0 ||
+        (rc = build_dev(rootfd, spec, &ctx)) < 0 ||
         (rc = apply_mounts(rootfd, spec, &ctx)) < 0)
         goto out;
     if (mount(NULL, STAGING, NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL) < 0) {

@@ -132,5 +132,13 @@ typedef struct slinky_jail__top {
 SLINKY_HIDDEN int slinky_jail__host_top(slinky_jail__top **out, size_t *n_out,
                                         const slinky_jail_spec *spec, const char *root);
 SLINKY_HIDDEN void slinky_jail__host_top_free(slinky_jail__top *t, size_t n);
+/** Is /name the destination of one of the spec's mounts? */
+SLINKY_HIDDEN bool slinky_jail__is_mount_top(const slinky_jail_spec *s, const char *name);
+/** The scratch folder's path inside the jail when the root exposes it, else NULL. */
+SLINKY_HIDDEN char *slinky_jail__scratch_in_jail(const slinky_jail_spec *s);
+/** Destination of mount `upto` with symlinks resolved as the jail sees them (renderers). */
+SLINKY_HIDDEN int slinky_jail__resolve_dest(char **out, const slinky_jail_spec *s,
+                                            const slinky_jail__ctx *ctx, size_t upto,
+                                            const char *dest);
 
 #endif

@@ -32,17 +32,6 @@ static void add3(args *a, const char *x, const char *y, const char *z)
     add(a, z);
 }
 
-static bool is_mount_top(const slinky_jail_spec *s, const char *name)
-{
-    size_t n = strlen(name);
-    for (size_t i = 0; i < s->nmounts; i++) {
-        const char *d = s->mounts[i].destination + 1;
-        if (!strncmp(d, name, n) && d[n] == '\0')
-            return true;
-    }
-    return false;
-}
-
 /* "64m" -> bytes; percentages have no bwrap equivalent (0: leave the default) */
 static unsigned long long size_bytes(const char *s)
 {
@@ -99,7 +88,7 @@ static int render(args *a, const slinky_jail_spec *spec, const slinky_jail__ctx 
         snprintf(dest, sizeof(dest), "/%s", top[i].name);
         if (top[i].link) {
             add3(a, "--symlink", top[i].link, dest);
-        } else if (is_mount_top(spec, top[i].name) || !strcmp(top[i].name, "tmp")) {
+        } else if (slinky_jail__is_mount_top(spec, top[i].name) || !strcmp(top[i].name, "tmp")) {
             add2(a, "--dir", dest);
         } else {
             snprintf(buf, sizeof(buf), "%s/%s",
@@ -108,6 +97,12 @@ static int render(args *a, const slinky_jail_spec *spec, const slinky_jail__ctx 
         }
     }
     slinky_jail__host_top_free(top, ntop);
+    char *hide = slinky_jail__scratch_in_jail(spec);
+    if (hide) {
+        add2(a, "--tmpfs", hide);
+        add2(a, "--remount-ro", hide);
+        free(hide);
+    }
     add2(a, "--dev", "/dev");
     for (size_t i = 0; i < ctx->ngpus; i++) {
         if (!spec->gpu_source)
@@ -129,9 +124,12 @@ static int render(args *a, const slinky_jail_spec *spec, const slinky_jail__ctx 
         add3(a, "--dev-bind-try", spec->dev_extra[i], spec->dev_extra[i]);
     for (size_t i = 0; i < spec->nmounts; i++) {
         const slinky_jail__mount *m = &spec->mounts[i];
+        char *dest = NULL;
+        if ((rc = slinky_jail__resolve_dest(&dest, spec, ctx, i, m->destination)) < 0)
+            return rc;
         switch (m->type) {
         case SLINKY_JAIL__PROC:
-            add2(a, "--proc", m->destination);
+            add2(a, "--proc", dest);
             break;
         case SLINKY_JAIL__TMPFS:
             if (m->mode >= 0) {
@@ -142,20 +140,23 @@ static int render(args *a, const slinky_jail_spec *spec, const slinky_jail__ctx 
                 snprintf(num, sizeof(num), "%llu", size_bytes(m->size));
                 add2(a, "--size", num);
             }
-            add2(a, "--tmpfs", m->destination);
+            add2(a, "--tmpfs", dest);
             if (m->read_only)
-                add2(a, "--remount-ro", m->destination);
+                add2(a, "--remount-ro", dest);
             break;
         default: {
             char *src = NULL;
-            if ((rc = slinky_jail__mount_source(&src, m, ctx)) < 0)
+            if ((rc = slinky_jail__mount_source(&src, m, ctx)) < 0) {
+                free(dest);
                 return rc;
+            }
             const char *op = m->read_only ? (m->optional ? "--ro-bind-try" : "--ro-bind")
                                           : (m->optional ? "--bind-try" : "--bind");
-            add3(a, op, src, m->destination);
+            add3(a, op, src, dest);
             free(src);
         }
         }
+        free(dest);
     }
     add2(a, "--remount-ro", "/");
     /* environment: only the differences from the caller's */

@@ -63,15 +63,49 @@ static int bind_opts(const char **o, bool rec, bool ro, bool nosuid, bool nodev,
     return n;
 }
 
-static bool is_mount_top(const slinky_jail_spec *s, const char *name)
+/* one of the spec's mounts, at its resolved destination */
+static int oci_spec_mount(slinky_doc_value *mounts, const slinky_jail__mount *m, const char *dest,
+                          const slinky_jail__ctx *ctx)
 {
-    size_t n = strlen(name);
-    for (size_t i = 0; i < s->nmounts; i++) {
-        const char *d = s->mounts[i].destination + 1;
-        if (!strncmp(d, name, n) && d[n] == '\0')
-            return true;
+    const char *opts[8];
+    int rc = 0;
+    if (m->type == SLINKY_JAIL__PROC) {
+        static const char *const po[] = {"nosuid", "noexec", "nodev", NULL};
+        return oci_mount(mounts, dest, "proc", "proc", po);
     }
-    return false;
+    if (m->type == SLINKY_JAIL__TMPFS) {
+        char mode[32], size[48];
+        const char *to[10];
+        int k = 0;
+        if (m->read_only)
+            to[k++] = "ro";
+        if (m->nosuid)
+            to[k++] = "nosuid";
+        if (m->nodev)
+            to[k++] = "nodev";
+        if (m->noexec)
+            to[k++] = "noexec";
+        if (m->mode >= 0) {
+            snprintf(mode, sizeof(mode), "mode=%04o", (unsigned)m->mode);
+            to[k++] = mode;
+        }
+        if (m->size) {
+            snprintf(size, sizeof(size), "size=%s", m->size);
+            to[k++] = size;
+        }
+        to[k] = NULL;
+        return oci_mount(mounts, dest, "tmpfs", "tmpfs", to);
+    }
+    char *src = NULL;
+    if ((rc = slinky_jail__mount_source(&src, m, ctx)) < 0)
+        return rc;
+    if (!(m->optional && access(src, F_OK) != 0)) {
+        bind_opts(opts, m->type == SLINKY_JAIL__RBIND, m->read_only, m->nosuid, m->nodev,
+                  m->noexec);
+        rc = oci_mount(mounts, dest, "bind", src, opts);
+    }
+    free(src);
+    return rc;
 }
 
 static int render_doc(slinky_doc **out, const slinky_jail_spec *spec, const slinky_jail__ctx *ctx,
@@ -143,7 +177,7 @@ static int render_doc(slinky_doc **out, const slinky_jail_spec *spec, const slin
     TRY(put_arr(&mounts, r, "mounts"));
     TRY(slinky_jail__host_top(&top, &ntop, spec, spec->root_path));
     for (size_t i = 0; i < ntop; i++) {
-        if (top[i].link || is_mount_top(spec, top[i].name) || !strcmp(top[i].name, "tmp"))
+        if (top[i].link || slinky_jail__is_mount_top(spec, top[i].name) || !strcmp(top[i].name, "tmp"))
             continue; /* symlinks and empty mount points live in the bundle's rootfs */
         char dest[1024];
         snprintf(dest, sizeof(dest), "/%s", top[i].name);
@@ -151,6 +185,14 @@ static int render_doc(slinky_doc **out, const slinky_jail_spec *spec, const slin
                  top[i].name);
         bind_opts(opts, true, spec->root_read_only, false, false, false);
         TRY(oci_mount(mounts, dest, "bind", buf, opts));
+    }
+    char *hide = slinky_jail__scratch_in_jail(spec);
+    if (hide) {
+        static const char *const ho[] = {"ro", "nosuid", "nodev", "noexec", "size=4k", NULL};
+        rc = oci_mount(mounts, hide, "tmpfs", "tmpfs", ho);
+        free(hide);
+        if (rc < 0)
+            goto out;
     }
     {
         static const char *const dev[] = {"nosuid", "noexec", "strictatime", "mode=755",
@@ -190,40 +232,12 @@ static int render_doc(slinky_doc **out, const slinky_jail_spec *spec, const slin
     }
     for (size_t i = 0; i < spec->nmounts; i++) {
         const slinky_jail__mount *m = &spec->mounts[i];
-        if (m->type == SLINKY_JAIL__PROC) {
-            static const char *const po[] = {"nosuid", "noexec", "nodev", NULL};
-            TRY(oci_mount(mounts, m->destination, "proc", "proc", po));
-        } else if (m->type == SLINKY_JAIL__TMPFS) {
-            char mode[32], size[48];
-            int n = bind_opts(opts, false, m->read_only, m->nosuid, m->nodev, m->noexec);
-            const char *to[10];
-            int k = 0;
-            for (int j = 1; j < n; j++)
-                to[k++] = opts[j];
-            if (m->mode >= 0) {
-                snprintf(mode, sizeof(mode), "mode=%04o", (unsigned)m->mode);
-                to[k++] = mode;
-            }
-            if (m->size) {
-                snprintf(size, sizeof(size), "size=%s", m->size);
-                to[k++] = size;
-            }
-            to[k] = NULL;
-            TRY(oci_mount(mounts, m->destination, "tmpfs", "tmpfs", to));
-        } else {
-            char *src = NULL;
-            TRY(slinky_jail__mount_source(&src, m, ctx));
-            if (m->optional && access(src, F_OK) != 0) {
-                free(src);
-                continue;
-            }
-            bind_opts(opts, m->type == SLINKY_JAIL__RBIND, m->read_only, m->nosuid, m->nodev,
-                      m->noexec);
-            rc = oci_mount(mounts, m->destination, "bind", src, opts);
-            free(src);
-            if (rc < 0)
-                goto out;
-        }
+        char *dest = NULL;
+        TRY(slinky_jail__resolve_dest(&dest, spec, ctx, i, m->destination));
+        rc = oci_spec_mount(mounts, m, dest, ctx);
+        free(dest);
+        if (rc < 0)
+            goto out;
     }
     /* linux */
     TRY(slinky_doc_value_object_put(&o, r, "linux"));
@@ -313,7 +327,7 @@ slinky_status slinky_jail_bundle_create(const char *dir, const slinky_jail_spec 
         if (top[i].link) {
             if (symlinkat(top[i].link, rfd, top[i].name) < 0 && errno != EEXIST)
                 rc = slinky__error_set_errno(SLINKY_EIO, errno, "jail: symlink %s", top[i].name);
-        } else if (top[i].is_dir || is_mount_top(spec, top[i].name)) {
+        } else if (top[i].is_dir || slinky_jail__is_mount_top(spec, top[i].name)) {
             if (mkdirat(rfd, top[i].name, 0755) < 0 && errno != EEXIST)
                 rc = slinky__error_set_errno(SLINKY_EIO, errno, "jail: mkdir %s", top[i].name);
         } else {

@@ -345,6 +345,28 @@ slinky_status slinky_jail_spec_set_gpu_devices(slinky_jail_spec *spec, const cha
     return 0;
 }
 
+slinky_status slinky_jail_spec_add_bind(slinky_jail_spec *spec, const char *source,
+                                        const char *destination, bool read_only)
+{
+    if (!spec || !source || !destination)
+        return slinky__error_set(SLINKY_EINVALID, "jail: NULL argument");
+    int rc;
+    if ((rc = check_abs("source", source)) < 0 || (rc = check_abs("destination", destination)) < 0)
+        return rc;
+    if (strchr(source, '%') || strchr(destination, '%'))
+        return slinky__error_set(SLINKY_EINVALID, "jail: no templates in added binds");
+    if ((rc = slinky_jail__mount_push(spec, SLINKY_JAIL__BIND, source, destination)) < 0)
+        return rc;
+    spec->mounts[spec->nmounts - 1].read_only = read_only;
+    if ((rc = slinky_jail_spec_validate(spec)) < 0) {
+        slinky_jail__mount *m = &spec->mounts[--spec->nmounts];
+        free(m->source);
+        free(m->destination);
+        return rc;
+    }
+    return 0;
+}
+
 size_t slinky_jail_spec_mount_count(const slinky_jail_spec *spec)
 {
     return spec ? spec->nmounts : 0;

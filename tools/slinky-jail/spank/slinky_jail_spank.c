@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <slurm/slurm.h>
 #include <slurm/spank.h>
 
 #include "slinky/core.h"
@@ -189,14 +190,38 @@ int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
     job.gpus = gpus;
     if (apply_env(sp) < 0)
         return -1;
-    if (slinky_jail_enter(g_spec, &job,
-                          SLINKY_JAIL_ENTER_KEEP_IDENTITY | SLINKY_JAIL_ENTER_NO_PIDNS |
-                              SLINKY_JAIL_ENTER_KEEP_ENV) < 0) {
+    /* A batch step execs the script slurmd wrote into its spool folder: make that
+     * folder visible (read-only) in the jail at the same path. */
+    slinky_jail_spec *spec = g_spec, *copy = NULL;
+    uint32_t stepid = 0;
+    int argc = 0;
+    char **argv = NULL;
+    if (spank_get_item(sp, S_JOB_STEPID, &stepid) == ESPANK_SUCCESS &&
+        stepid == SLURM_BATCH_SCRIPT &&
+        spank_get_item(sp, S_JOB_ARGV, &argc, &argv) == ESPANK_SUCCESS && argc > 0 &&
+        argv[0][0] == '/') {
+        char dir[4096];
+        snprintf(dir, sizeof(dir), "%s", argv[0]);
+        char *slash = strrchr(dir, '/');
+        if (slash && slash != dir)
+            *slash = '\0';
+        if (slinky_jail_spec_new_copy(&copy, g_spec) < 0 ||
+            slinky_jail_spec_add_bind(copy, dir, dir, true) < 0) {
+            slurm_error("slinky_jail: job %s: batch script folder: %s", id,
+                        slinky_error_last()->message);
+            slinky_jail_spec_free(copy);
+            return -1;
+        }
+        spec = copy;
+    }
+    int rc = slinky_jail_enter(spec, &job,
+                               SLINKY_JAIL_ENTER_KEEP_IDENTITY | SLINKY_JAIL_ENTER_NO_PIDNS |
+                                   SLINKY_JAIL_ENTER_KEEP_ENV);
+    if (rc < 0)
         slurm_error("slinky_jail: job %s: cannot enter the jail: %s", id,
                     slinky_error_last()->message);
-        return -1;
-    }
-    return 0;
+    slinky_jail_spec_free(copy);
+    return rc < 0 ? -1 : 0;
 }
 
 int slurm_spank_job_epilog(spank_t sp, int ac, char **av)
