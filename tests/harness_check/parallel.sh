@@ -46,6 +46,13 @@ mapfile -t pidsB < <(pids_of "$B")
 SLURM_CI_DIR=$B "$H/slurm-ci.sh" down 2>/dev/null || fail "down B"
 expect_stopped "down B stopped B's daemons" "${pidsB[@]}"
 
+# output through a pipe: `up | cat` must see EOF when up returns (daemons hold no caller fd)
+set +e
+SLURM_CI_DIR=$C timeout 30 bash -c '"$1/slurm-ci.sh" up 2>&1 | cat > /dev/null' _ "$H"; rc=$?
+set -e
+expect_eq "up | cat returns (no daemon holds the pipe)" "$rc" 0
+SLURM_CI_DIR=$C "$H/slurm-ci.sh" down 2>/dev/null || fail "down C"
+
 # a failing up: duplicate partition is fatal in slurmctld after it daemonized
 set +e
 err=$(SLURM_CI_DIR=$C SLURM_CI_EXTRA_CONF="PartitionName=debug Nodes=ALL" "$H/slurm-ci.sh" up 2>&1 >/dev/null); rc=$?
