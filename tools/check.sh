@@ -27,25 +27,7 @@ say() { printf '\n=== [%4ss] %s\n' $((SECONDS - t0)) "$*"; }
 has_stage() { case " $stages " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 record() { if [ "$2" -eq 0 ]; then passed+=("$1"); else failed+=("$1"); fi; }
 
-deps() {
-  local missing=() p
-  while read -r p; do
-    p=${p%%#*}; p=${p// /}
-    [ -n "$p" ] || continue
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-  done < .ci/packages.txt
-  if [ ${#missing[@]} -gt 0 ]; then
-    say "installing Debian packages: ${missing[*]}"
-    [ -e /usr/sbin/policy-rc.d ] || { printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d; chmod +x /usr/sbin/policy-rc.d; }
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  fi
-  # kubectl: the machine image ships 1.32 at /usr/bin/kubectl; a plain Debian 12
-  # gets Debian's (older) kubernetes-client instead.
-  if ! command -v kubectl >/dev/null; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends kubernetes-client >/dev/null
-  fi
-}
+deps() { "$src/tools/deps.sh"; }
 
 configure_build() { # dir, extra cmake args...
   local dir=$1; shift
