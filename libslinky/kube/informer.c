@@ -35,6 +35,7 @@ struct slinky_kube_informer {
     pthread_cond_t cond;
     bool synced;
     atomic_bool stop;
+    atomic_bool kicked; /* reopen the watch (test hook), no relist */
     slinky_kube_watch *watch;
     pthread_t thread;
     bool running;
@@ -89,6 +90,7 @@ slinky_status slinky_kube_informer_new(slinky_kube_informer **out, slinky_kube_c
     pthread_cond_init(&inf->cond, &ca);
     pthread_condattr_destroy(&ca);
     atomic_init(&inf->stop, false);
+    atomic_init(&inf->kicked, false);
     int err;
     if ((err = dup_opt(&inf->group, r->group ? r->group : "")) || (err = dup_opt(&inf->version, r->version)) ||
         (err = dup_opt(&inf->resource, r->resource)) || (err = dup_opt(&inf->ns, ns ? ns : "")) ||
@@ -356,9 +358,10 @@ static void *informer_main(void *p)
 {
     slinky_kube_informer *inf = p;
     int attempt = 0;
+    bool need_list = true;
     while (!atomic_load(&inf->stop)) {
-        int err = do_list(inf);
-        if (err) {
+        int err = 0;
+        if (need_list && (err = do_list(inf)) != 0) {
             slinky__log(SLINKY_LOG_WARNING, "kube", "informer %s: list failed: %s", inf->resource,
                         slinky_error_last()->message);
             if (wait_stop(inf, slinky_kube__backoff_ms(inf->c, attempt++)))
@@ -366,6 +369,7 @@ static void *informer_main(void *p)
             continue;
         }
         attempt = 0;
+        need_list = true;
         char *rv = NULL;
         slinky_kube_informer_resource_version(&rv, inf);
         slinky_kube_watch_options wo = {SLINKY_KUBE_WATCH_OPTIONS_VERSION};
@@ -390,6 +394,11 @@ static void *informer_main(void *p)
             slinky_kube_event_type t;
             slinky_doc *obj = NULL;
             err = slinky_kube_watch_next(&t, &obj, w, -1);
+            if (err == SLINKY_ECANCELED && !atomic_load(&inf->stop) &&
+                atomic_exchange(&inf->kicked, false)) {
+                need_list = false; /* reopen from the current resourceVersion */
+                break;
+            }
             if (err == SLINKY_ECANCELED || atomic_load(&inf->stop)) {
                 if (err == 0)
                     slinky_doc_free(obj);
@@ -429,6 +438,16 @@ static void *informer_main(void *p)
         slinky_kube_watch_free(w);
     }
     return NULL;
+}
+
+void slinky_kube__informer_kick(slinky_kube_informer *inf)
+{
+    pthread_mutex_lock(&inf->lock);
+    if (inf->watch) {
+        atomic_store(&inf->kicked, true);
+        slinky_kube_watch_stop(inf->watch);
+    }
+    pthread_mutex_unlock(&inf->lock);
 }
 
 slinky_status slinky_kube_informer_start(slinky_kube_informer *inf)

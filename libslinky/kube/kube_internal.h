@@ -223,4 +223,8 @@ SLINKY_HIDDEN int slinky_kube__list_page(char **rv_out, char **continue_out,
                                          const char *cont, slinky_kube_item_cb cb,
                                          void *payload, size_t *nitems_out);
 
+/* --- informer test hook: close the current watch; it reopens from the
+ * cache's resourceVersion without a relist. */
+SLINKY_HIDDEN void slinky_kube__informer_kick(slinky_kube_informer *inf);
+
 #endif
