@@ -133,7 +133,8 @@ AuthInfo=socket=$MUNGE_SOCKET
 SlurmUser=root
 SlurmdUser=root
 StateSaveLocation=$T/state
-SlurmdSpoolDir=$T/spool/%n
+# spool holds the slurmstepd sockets: keep it under the short socket dir
+SlurmdSpoolDir=$SOCKDIR/spool/%n
 SlurmctldPidFile=$T/run/slurmctld.pid
 SlurmdPidFile=$T/run/slurmd-%n.pid
 SlurmctldLogFile=$T/log/slurmctld.log
@@ -335,10 +336,12 @@ up() {
   STARTED_UP=1
   trap 'die "failed at line $LINENO: $BASH_COMMAND"' ERR
   rm -f "$T"/run/*.pid
-  rm -rf "$T/state" "$T/spool" "$T/log"   # fresh controller state and logs every up (MariaDB data is kept)
-  mkdir -p "$T"/{etc,state,spool,log,run,munge}
+  rm -rf "$T/state" "$T/log"   # fresh controller state and logs every up (MariaDB data is kept)
+  mkdir -p "$T"/{etc,state,log,run,munge}
+  # UNIX sockets (munge, mysqld, slurmstepd under spool/) need paths < 108 bytes
   SOCKDIR=$(hx_sock_dir_for "$T"); SOCKDIR_OWN=0
   if [ "$SOCKDIR" != "$T/s" ]; then SOCKDIR_OWN=1; fi
+  rm -rf "$SOCKDIR/spool"; mkdir -p "$SOCKDIR/spool"
   pick_ports
   write_state                             # so `down` works even if `up` fails half-way
   write_confs

@@ -2,9 +2,13 @@
 # common.sh -- sourced by the harness_check tests: assertions that fail loudly.
 set -euo pipefail
 H=${SLINKY_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}/tests/harness
+# the count lives in a file so that checks made in subshells count too
+CHECKS=$(mktemp /tmp/hc-checks.XXXXXX)
 NCHECK=0
-fail() { echo "FAIL: $*" >&2; exit 1; }
-ok() { NCHECK=$((NCHECK + 1)); echo "ok $NCHECK - $*"; }
+fail() { echo "FAIL: $*" >&2; rm -f "$CHECKS"; exit 1; }
+ok() { echo >> "$CHECKS"; NCHECK=$(wc -l < "$CHECKS"); echo "ok $NCHECK - $*"; }
+# done_checks: the summary line; fails if nothing was checked
+done_checks() { NCHECK=$(wc -l < "$CHECKS"); rm -f "$CHECKS"; [ "$NCHECK" -gt 0 ] || fail "no checks ran"; echo "all $NCHECK checks passed"; }
 # expect_eq WHAT GOT WANT
 expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"; ok "$1"; }
 # expect_match WHAT TEXT REGEX

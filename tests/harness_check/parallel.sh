@@ -3,8 +3,11 @@
 # each answers only with its own munge key, down of one leaves the other running; a failing
 # up (bad SLURM_CI_EXTRA_CONF) exits 1 with slurmctld's fatal line and leaves nothing behind.
 . "$(dirname "$0")/common.sh"
-A=$(mktemp -d /tmp/hcpa.XXXXXX) B=$(mktemp -d /tmp/hcpb.XXXXXX) C=$(mktemp -d /tmp/hcpc.XXXXXX)
-trap 'for d in "$A" "$B" "$C"; do SLURM_CI_DIR=$d "$H/slurm-ci.sh" down >/dev/null 2>&1 || true; rm -rf "$d"; done' EXIT
+# A has a long path (> 108 bytes for a socket under it): sockets and spool must move to a short dir
+AP=$(mktemp -d /tmp/hcpa.XXXXXX) B=$(mktemp -d /tmp/hcpb.XXXXXX) C=$(mktemp -d /tmp/hcpc.XXXXXX)
+A=$AP/$(printf 'long%.0s' $(seq 1 20))/cluster
+mkdir -p "$A"
+trap 'for d in "$A" "$B" "$C"; do SLURM_CI_DIR=$d "$H/slurm-ci.sh" down >/dev/null 2>&1 || true; done; rm -rf "$AP" "$B" "$C" "$B.env" "$B.err" "$C.env"' EXIT
 cd /tmp
 
 t=$(now)
@@ -23,6 +26,7 @@ ok "distinct port blocks ($pA, $pB)"
   eval "$(cat "$A.env")"
   expect_eq "A: both nodes run a step" "$(srun -N2 -t 1 printenv SLURMD_NODENAME | sort | paste -sd,)" "node1,node2"
   expect_match "A: default KillWait" "$(scontrol show config)" "KillWait += 30 sec"
+  expect_match "A: long dir: sockets in a short dir" "$MUNGE_SOCKET" "^/tmp/hxs\.[A-Za-z0-9]+/munge\.socket$"
   expect_match "A: plugstack.conf is the cluster's own" "$(scontrol show config)" "PlugStackConfig += $SLURM_CI_DIR/etc/plugstack.conf"
 )
 (
@@ -61,4 +65,4 @@ expect_eq "up with a bad extra line fails" "$rc" 1
 expect_match "the failure shows slurmctld's fatal line" "$err" "duplicate entry for partition debug"
 [ -z "$(pids_of "$C")" ] || fail "failed up left pid files: $(ls "$C/run")"
 ok "failed up left no daemons"
-echo "all $NCHECK checks passed"
+done_checks

@@ -43,4 +43,4 @@ expect_stopped "down stopped every daemon" "${pids[@]}"
 ok "port block released"
 if scontrol ping >/dev/null 2>&1; then fail "slurmctld still answers after down"; fi
 ok "no controller after down"
-echo "all $NCHECK checks passed"
+done_checks

@@ -49,4 +49,4 @@ if mountpoint -q "$SLURM24_ROOT/proc"; then
   [ "$users" -gt 0 ] || fail "/proc still mounted in the chroot with no user left"
 fi
 ok "chroot mounts released when unused"
-echo "all $NCHECK checks passed"
+done_checks

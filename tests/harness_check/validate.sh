@@ -64,4 +64,4 @@ leak=$(ps -eo pid,args | grep -E 'slurmctld -D -f /tmp/sv\.' | grep -v grep || t
 [ -z "$leak" ] || { sleep 2; leak=$(ps -eo pid,args | grep -E 'slurmctld -D -f /tmp/sv\.' | grep -v grep || true); }
 [ -z "$leak" ] || fail "validation slurmctld left running: $leak"
 ok "no slurmctld left behind"
-echo "all $NCHECK checks passed"
+done_checks
