@@ -193,10 +193,8 @@ SLINKY_HIDDEN int slinky_doc__builder_close(slinky_doc__builder *b, slinky_doc_v
 SLINKY_HIDDEN int slinky_doc__builder_grow(slinky_doc__builder *b);
 
 /** Add a finished value to the innermost container (or make it the result). */
-static inline int slinky_doc__builder_add(slinky_doc__builder *b, slinky_doc_value *v,
-                                          unsigned flags)
+static inline int slinky_doc__builder_add(slinky_doc__builder *b, slinky_doc_value *v)
 {
-    (void)flags;
     if (b->depth == 0) {
         b->result = v;
         return 0;

@@ -39,7 +39,7 @@ static int cb_null(void *ctx)
     slinky_doc_value *v;
     if (!add_new(c, &v))
         return 0;
-    int rc = slinky_doc__builder_add(&c->b, v, 0);
+    int rc = slinky_doc__builder_add(&c->b, v);
     return rc < 0 ? fail(c, rc) : 1;
 }
 
@@ -51,7 +51,7 @@ static int cb_boolean(void *ctx, int b)
         return 0;
     v->type = SLINKY_DOC_BOOL;
     v->u.b = b != 0;
-    int rc = slinky_doc__builder_add(&c->b, v, 0);
+    int rc = slinky_doc__builder_add(&c->b, v);
     return rc < 0 ? fail(c, rc) : 1;
 }
 
@@ -63,7 +63,7 @@ static int cb_number(void *ctx, const char *s, size_t len)
         return 0;
     int rc = slinky_doc__number_from_text(v, s, len);
     if (rc == 0)
-        rc = slinky_doc__builder_add(&c->b, v, 0);
+        rc = slinky_doc__builder_add(&c->b, v);
     return rc < 0 ? fail(c, rc) : 1;
 }
 
@@ -75,7 +75,7 @@ static int cb_string(void *ctx, const unsigned char *s, size_t len)
         return 0;
     int rc = slinky_doc__set_str(v, (const char *)s, len);
     if (rc == 0)
-        rc = slinky_doc__builder_add(&c->b, v, 0);
+        rc = slinky_doc__builder_add(&c->b, v);
     return rc < 0 ? fail(c, rc) : 1;
 }
 
@@ -121,7 +121,7 @@ static int cb_end(void *ctx)
     slinky_doc_value *v;
     int rc = slinky_doc__builder_close(&c->b, &v);
     if (rc == 0)
-        rc = slinky_doc__builder_add(&c->b, v, 0);
+        rc = slinky_doc__builder_add(&c->b, v);
     return rc < 0 ? fail(c, rc) : 1;
 }
 

@@ -212,7 +212,7 @@ static int add_value(yctx *c, slinky_doc_value *v, const yaml_mark_t *mark)
                               "mappings");
         }
     }
-    return slinky_doc__builder_add(&c->b, v, 0);
+    return slinky_doc__builder_add(&c->b, v);
 }
 
 static int on_event(yctx *c, yaml_event_t *ev)
