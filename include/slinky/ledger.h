@@ -153,8 +153,8 @@ SLINKY_API slinky_status slinky_ledger_event_init(slinky_ledger_event *ev, unsig
  * `result_out` (may be NULL) receives a JSON object released with
  * slinky_free(): {"kind":..,"subject":..,"id":N (user-add/group-add),
  * "request_id":..,"commit":"<hex>","duplicate":false}. When the request id
- * was already applied nothing is written and the earlier result is returned
- * with "duplicate":true and the original commit.
+ * was already applied nothing is written and the earlier result (kept in the
+ * tree under requests/) is returned with "duplicate":true and no "commit".
  */
 SLINKY_API slinky_status slinky_ledger_append(char **result_out, slinky_ledger *ledger,
                                               const slinky_ledger_event *ev);
@@ -262,7 +262,8 @@ SLINKY_API slinky_status slinky_ledger_pull(slinky_ledger *ledger, const char *r
 enum slinky_ledger_sink {
     SLINKY_LEDGER_SINK_POSIX = 1,  /**< passwd/group/shadow/authorized_keys under a root */
     SLINKY_LEDGER_SINK_SLURM = 2,  /**< Slurm accounting through sacctmgr */
-    SLINKY_LEDGER_SINK_KANIDM = 4  /**< kanidm CLI commands */
+    SLINKY_LEDGER_SINK_KANIDM = 4, /**< kanidm CLI commands */
+    SLINKY_LEDGER_SINK_KUBE = 8    /**< a Kubernetes Secret (needs the kube module) */
 };
 
 /**
@@ -286,21 +287,35 @@ typedef struct slinky_ledger_replay_options {
     const char *kanidm;       /**< kanidm binary; NULL: "kanidm" from PATH */
     slinky_ledger_progress_cb progress;
     void *payload;
+    /**
+     * Kubernetes sink: kubeconfig (NULL: as kubectl finds it), namespace
+     * (NULL: the context's) and Secret name (NULL: "slinky-identity"). The
+     * Secret holds passwd, group and authorized_keys.<user> and is labelled
+     * app.kubernetes.io/managed-by=slinky-ledger; an unlabelled Secret of
+     * that name is a conflict.
+     */
+    const char *kubeconfig;
+    const char *kube_namespace;
+    const char *kube_secret;
 } slinky_ledger_replay_options;
 #define SLINKY_LEDGER_REPLAY_OPTIONS_INIT                                                 \
     {SLINKY_LEDGER_REPLAY_OPTIONS_VERSION, 0, NULL, false, false, NULL, NULL, NULL, NULL, \
-     NULL}
+     NULL, NULL, NULL, NULL}
 /** Fill opts with defaults. SLINKY_EINVALID for an unknown version. */
 SLINKY_API slinky_status slinky_ledger_replay_options_init(slinky_ledger_replay_options *opts,
                                                            unsigned int version);
 
 /**
  * Converge the chosen sinks to the tip, in dependency order (groups, users,
- * memberships, keys, Slurm accounts, associations). Each step looks before
+ * memberships, keys, Slurm accounts, associations; sinks run in the order
+ * posix, kanidm, kube, slurm). SLINKY_EUNSUPPORTED for the kube sink in a
+ * library built without the kube module. Each step looks before
  * it writes; a name that exists in a sink with a different id is a conflict:
  * replay stops with SLINKY_ECONFLICT naming it (nothing is renumbered).
  * After a sink converged, refs/replay/<incarnation>/<sink> is set to the
  * tip, and a later replay of an unchanged tip into that sink does nothing.
+ * Progress is kept per incarnation and sink, not per target: pointing a sink
+ * at another root/database/Secret needs a new incarnation or `force`.
  *
  * `plan_out` (may be NULL) receives the steps taken (or, with dry_run, the
  * steps that would be taken), one per line, "" when nothing was to do.

@@ -129,5 +129,7 @@ SLINKY_HIDDEN int slinky_ledger__exec(char **stdout_out, char *const argv[]);
 SLINKY_HIDDEN int slinky_ledger__sink_posix(slinky_ledger__run *run);
 SLINKY_HIDDEN int slinky_ledger__sink_slurm(slinky_ledger__run *run);
 SLINKY_HIDDEN int slinky_ledger__sink_kanidm(slinky_ledger__run *run);
+/* kube/sink_kube.c, built only with the kube module (weak in replay.c) */
+SLINKY_HIDDEN int slinky_ledger__sink_kube(slinky_ledger__run *run);
 
 #endif

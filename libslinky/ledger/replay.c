@@ -350,6 +350,17 @@ slinky_status slinky_ledger_replay_options_init(slinky_ledger_replay_options *op
     return 0;
 }
 
+/* Defined in kube/sink_kube.c only when the kube module is built. */
+int slinky_ledger__sink_kube(slinky_ledger__run *run) __attribute__((weak));
+
+static int sink_kube(slinky_ledger__run *run)
+{
+    if (!slinky_ledger__sink_kube)
+        return slinky__error_set(SLINKY_EUNSUPPORTED,
+                                 "the kube sink needs libslinky built with the kube module");
+    return slinky_ledger__sink_kube(run);
+}
+
 static const struct {
     unsigned bit;
     const char *name;
@@ -357,6 +368,7 @@ static const struct {
 } sinks[] = {
     {SLINKY_LEDGER_SINK_POSIX, "posix", slinky_ledger__sink_posix},
     {SLINKY_LEDGER_SINK_KANIDM, "kanidm", slinky_ledger__sink_kanidm},
+    {SLINKY_LEDGER_SINK_KUBE, "kube", sink_kube},
     {SLINKY_LEDGER_SINK_SLURM, "slurm", slinky_ledger__sink_slurm},
 };
 
@@ -368,7 +380,7 @@ slinky_status slinky_ledger_replay(char **plan_out, slinky_ledger *ledger,
     if (opts->version != SLINKY_LEDGER_REPLAY_OPTIONS_VERSION)
         return slinky__error_set(SLINKY_EINVALID,
                                  "unknown slinky_ledger_replay_options version %u", opts->version);
-    if (!opts->sinks || (opts->sinks & ~7u))
+    if (!opts->sinks || (opts->sinks & ~15u))
         return slinky__error_set(SLINKY_EINVALID, "replay: no sink (or an unknown sink) chosen");
     if ((opts->sinks & SLINKY_LEDGER_SINK_POSIX) && (!opts->posix_root || !*opts->posix_root))
         return slinky__error_set(SLINKY_EINVALID, "replay: the POSIX sink needs a root folder");

@@ -125,7 +125,8 @@ int slinky_ledger__sink_slurm(slinky_ledger__run *run)
         free(o);
     }
     /* associations: users of accounts, batched per account */
-    slinky__buf fresh = SLINKY__BUF_INIT, known = SLINKY__BUF_INIT;
+    slinky__buf fresh = SLINKY__BUF_INIT, known = SLINKY__BUF_INIT, defaulted = SLINKY__BUF_INIT;
+    slinky__buf_puts(&defaulted, "");
     for (size_t i = 0; rc == 0 && i < st->naccounts; i++) {
         const slinky_ledger__group *a = &st->accounts[i];
         size_t nf = 0, nk = 0;
@@ -147,7 +148,10 @@ int slinky_ledger__sink_slurm(slinky_ledger__run *run)
             }
             slinky_ledger__run_step(run, true, "add association user %s account %s", un,
                                     a->name);
-            bool first = !user_has_assoc(assocs, un);
+            /* a user's first association (in Slurm or in this run) sets its default */
+            bool first = !user_has_assoc(assocs, un) && !has_line(defaulted.data, un);
+            if (first)
+                slinky__buf_printf(&defaulted, "%s\n", un);
             slinky__buf *b = first ? &fresh : &known;
             size_t *cnt = first ? &nf : &nk;
             slinky__buf_printf(b, "%s%s", b->len ? "," : "", un);
@@ -163,6 +167,7 @@ int slinky_ledger__sink_slurm(slinky_ledger__run *run)
     }
     slinky__buf_dispose(&fresh);
     slinky__buf_dispose(&known);
+    slinky__buf_dispose(&defaulted);
     /* associations the ledger removed (known users and accounts only) */
     for (const char *p = assocs; rc == 0 && p && *p;) {
         const char *nl = strchr(p, '\n');

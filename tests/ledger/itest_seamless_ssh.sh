@@ -56,7 +56,7 @@ start_sshd() {   # start_sshd FRAGMENT-ARGS...
     /usr/sbin/sshd -D -f "$W/sshd_config" -p "$PORT" -E "$W/sshd.log" &
     SSHD_PID=$!
     for _ in $(seq 50); do
-      if ss -ltnH "sport = :$PORT" | grep -q LISTEN; then return 0; fi
+      if [ -n "$(ss -ltnH "sport = :$PORT")" ]; then return 0; fi
       kill -0 "$SSHD_PID" 2>/dev/null || break
       sleep 0.1
     done
@@ -79,7 +79,8 @@ if login true 2>/dev/null; then die "login still works after the key was removed
 ok "after key removal the login is refused"
 
 # key back (slinky-user-add is idempotent and re-adds what is missing), then seamless off
-"$ADD" "$U" --ssh-key-file "$W/id.pub" --ledger "$L" | grep -q '"kind":"key-add"' || die "re-add"
+out=$("$ADD" "$U" --ssh-key-file "$W/id.pub" --ledger "$L") || die "re-add: $out"
+grep -q '"kind":"key-add"' <<<"$out" || die "re-add: $out"
 login true || die "login with the re-added key failed"
 stop_sshd
 start_sshd

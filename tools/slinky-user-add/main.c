@@ -28,10 +28,11 @@ static void usage(FILE *f)
             "  --gecos TEXT, --shell PATH, --home PATH\n"
             "  --ledger PATH      ledger repository (default $SLINKY_LEDGER or\n"
             "                     /var/lib/slinky/ledger)\n"
-            "  --apply SINKS      converge sinks afterwards: posix,slurm,kanidm\n"
+            "  --apply SINKS      converge sinks afterwards: posix,slurm,kanidm,kube\n"
             "  --root DIR         root folder of the posix sink (default /)\n"
             "  --incarnation X    cluster incarnation for replay progress (default 'default')\n"
             "  --sacctmgr BIN, --kanidm BIN   programs used by the slurm and kanidm sinks\n"
+            "  --kubeconfig F, --namespace NS where the kube sink writes its Secret\n"
             "  --actor NAME       who is recorded as the author (default $USER)\n"
             "  --dry-run          print the events that would be recorded; change nothing\n"
             "  -h, --help         this text\n"
@@ -184,7 +185,7 @@ int main(int argc, char **argv)
         ledger_path = "/var/lib/slinky/ledger";
     const char *account = NULL, *apply = NULL, *root = "/", *incarnation = NULL;
     const char *sacctmgr = NULL, *kanidm = NULL, *gecos = NULL, *shell = NULL, *home = NULL;
-    const char *actor = NULL;
+    const char *actor = NULL, *kubeconfig = NULL, *kube_ns = NULL;
     unsigned long uid = 0;
     bool dry = false;
     const char **groups = calloc((size_t)argc + 1, sizeof(char *));
@@ -196,7 +197,8 @@ int main(int argc, char **argv)
         {"dry-run", 0, 0, 'n'},      {"root", 1, 0, 'r'},       {"incarnation", 1, 0, 'i'},
         {"sacctmgr", 1, 0, 'S'},     {"kanidm", 1, 0, 'K'},     {"gecos", 1, 0, 'c'},
         {"shell", 1, 0, 's'},        {"home", 1, 0, 'd'},       {"actor", 1, 0, 'w'},
-        {"help", 0, 0, 'h'},         {0, 0, 0, 0}};
+        {"kubeconfig", 1, 0, 'C'},   {"namespace", 1, 0, 'N'},  {"help", 0, 0, 'h'},
+        {0, 0, 0, 0}};
     int o;
     while ((o = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
         switch (o) {
@@ -223,6 +225,8 @@ int main(int argc, char **argv)
         case 's': shell = optarg; break;
         case 'd': home = optarg; break;
         case 'w': actor = optarg; break;
+        case 'C': kubeconfig = optarg; break;
+        case 'N': kube_ns = optarg; break;
         case 'h': usage(stdout); return EX_OK;
         default: usage(stderr); return EX_USAGE;
         }
@@ -261,9 +265,11 @@ int main(int argc, char **argv)
                 sinks |= SLINKY_LEDGER_SINK_SLURM;
             else if (!strcmp(t, "kanidm"))
                 sinks |= SLINKY_LEDGER_SINK_KANIDM;
+            else if (!strcmp(t, "kube"))
+                sinks |= SLINKY_LEDGER_SINK_KUBE;
             else {
                 fprintf(stderr, "slinky-user-add: --apply: unknown sink '%s' (posix, slurm, "
-                                "kanidm)\n",
+                                "kanidm, kube)\n",
                         t);
                 free(s);
                 return EX_USAGE;
@@ -389,6 +395,8 @@ int main(int argc, char **argv)
         ro.incarnation = incarnation;
         ro.sacctmgr = sacctmgr;
         ro.kanidm = kanidm;
+        ro.kubeconfig = kubeconfig;
+        ro.kube_namespace = kube_ns;
         ro.dry_run = dry;
         char *plan = NULL;
         if (slinky_ledger_replay(&plan, c.l, &ro) < 0) {

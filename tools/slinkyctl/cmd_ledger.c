@@ -26,8 +26,9 @@ static void usage(FILE *f)
             "group/dev\n"
             "  verify                                   replay history; report the first bad "
             "commit\n"
-            "  replay [--sinks posix,slurm,kanidm] [--root DIR] [--incarnation X]\n"
+            "  replay [--sinks posix,slurm,kanidm,kube] [--root DIR] [--incarnation X]\n"
             "         [--dry-run] [--force] [--sacctmgr BIN] [--kanidm BIN]\n"
+            "         [--kubeconfig F] [--namespace NS] [--secret NAME]\n"
             "                                           converge sinks to the tip\n"
             "  export [FILE]                            all events as JSON lines\n"
             "  import [FILE|-]                          append events from JSON lines\n"
@@ -107,7 +108,9 @@ static int cmd_replay(slinky_ledger *l, int argc, char **argv)
     static const struct option lo[] = {{"sinks", 1, 0, 's'},    {"root", 1, 0, 'r'},
                                        {"incarnation", 1, 0, 'i'}, {"dry-run", 0, 0, 'n'},
                                        {"force", 0, 0, 'f'},    {"sacctmgr", 1, 0, 'S'},
-                                       {"kanidm", 1, 0, 'K'},   {0, 0, 0, 0}};
+                                       {"kanidm", 1, 0, 'K'},   {"kubeconfig", 1, 0, 'k'},
+                                       {"namespace", 1, 0, 'N'}, {"secret", 1, 0, 'X'},
+                                       {0, 0, 0, 0}};
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -119,6 +122,9 @@ static int cmd_replay(slinky_ledger *l, int argc, char **argv)
         case 'f': o.force = true; break;
         case 'S': o.sacctmgr = optarg; break;
         case 'K': o.kanidm = optarg; break;
+        case 'k': o.kubeconfig = optarg; break;
+        case 'N': o.kube_namespace = optarg; break;
+        case 'X': o.kube_secret = optarg; break;
         default: usage(stderr); return 2;
         }
     }
@@ -130,8 +136,11 @@ static int cmd_replay(slinky_ledger *l, int argc, char **argv)
             o.sinks |= SLINKY_LEDGER_SINK_SLURM;
         else if (!strcmp(t, "kanidm"))
             o.sinks |= SLINKY_LEDGER_SINK_KANIDM;
+        else if (!strcmp(t, "kube"))
+            o.sinks |= SLINKY_LEDGER_SINK_KUBE;
         else {
-            fprintf(stderr, "slinkyctl ledger replay: unknown sink '%s' (posix, slurm, kanidm)\n",
+            fprintf(stderr,
+                    "slinkyctl ledger replay: unknown sink '%s' (posix, slurm, kanidm, kube)\n",
                     t);
             free(s);
             return 2;
