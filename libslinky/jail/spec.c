@@ -64,6 +64,7 @@ int slinky_jail__mount_push(slinky_jail_spec *s, slinky_jail__mount_type type, c
     m->nosuid = true;
     m->nodev = true;
     m->create = SLINKY_JAIL__CREATE_DIR;
+    m->noexec = type == SLINKY_JAIL__PROC;
     if (source && !(m->source = slinky__strdup(source)))
         return SLINKY_ENOMEM;
     if (!(m->destination = slinky__strdup(dest ? dest : ""))) {

@@ -143,10 +143,6 @@ static int read_mount(slinky_jail_spec *s, const slinky_doc_value *v, size_t i)
     if ((rc = slinky_jail__mount_push(s, t, NULL, "")) < 0)
         return rc;
     slinky_jail__mount *m = &s->mounts[s->nmounts - 1];
-    if (t == SLINKY_JAIL__PROC || t == SLINKY_JAIL__TMPFS)
-        m->nodev = m->nosuid = true;
-    if (t == SLINKY_JAIL__PROC)
-        m->noexec = true;
     const char *lifetime = slinky_doc_value_path_string(v, "lifetime", "persistent");
     const char *create = slinky_doc_value_path_string(v, "create", "dir");
     if ((rc = get_str(&m->source, v, "source", path)) < 0 ||
