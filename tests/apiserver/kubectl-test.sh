@@ -112,6 +112,15 @@ timeout 30 /usr/bin/kubectl --cache-dir "$tmp/cache" delete nodeset -n $ns "$nam
 out=$(K get nodeset -n $ns "$name" 2>&1 || true)
 echo "$out" | grep -q 'NotFound' || fail "still there after delete"
 
+step "kubectl's typed create subcommands (protobuf bodies)"
+K create namespace pb-test
+K create configmap cm1 -n pb-test --from-literal=a=b --from-literal=c=d
+K create secret generic s1 -n pb-test --from-literal=pw=hunter2
+[ "$(K get cm cm1 -n pb-test -o jsonpath='{.data.c}')" = d ] || fail "configmap data"
+[ "$(K get secret s1 -n pb-test -o jsonpath='{.data.pw}' | base64 -d)" = hunter2 ] || fail "secret data"
+[ "$(K get secret s1 -n pb-test -o jsonpath='{.type}')" = Opaque ] || fail "secret type default"
+K get cm -n pb-test | grep -Eq '^cm1 +2 ' || fail "configmap table DATA column"
+
 step "delete a namespace removes its content"
 timeout 30 /usr/bin/kubectl --cache-dir "$tmp/cache" delete namespace $ns
 out=$(K get controllers -A 2>&1 || true)

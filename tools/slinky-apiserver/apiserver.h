@@ -354,6 +354,9 @@ int as_fault_admin(as_server *s, const as_req *req, as_resp *resp);
 bool as_fault_check(as_server *s, const as_req *req, as_resp *resp, unsigned *delay_ms);
 void as_fault_free_all(as_server *s);
 
+/* proto.c: protobuf bodies of Namespace/ConfigMap/Secret/ServiceAccount -> JSON doc */
+int as_proto_decode(slinky_doc **out, const char *data, size_t len);
+
 /* wal.c */
 int as_wal_open(as_server *s, const char *dir);
 int as_wal_append(as_server *s, int type, const as_rtype *rt, const as_obj *obj);

@@ -230,6 +230,8 @@ int as_parse_body(slinky_doc **out, const as_req *req, as_resp *resp)
         n--;
     }
     int rc;
+    if (strstr(ct, "protobuf") && as_proto_decode(out, req->body, req->body_len) == 0)
+        return 0;
     if (strstr(ct, "protobuf") || strstr(ct, "cbor")) {
         as_resp_status(resp, 415, "UnsupportedMediaType",
                        "the body of the request was in an unknown format - accepted media types "

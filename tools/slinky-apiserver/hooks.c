@@ -74,7 +74,13 @@ void as_hook_before_create(hctx *h, slinky_doc_value *root)
             slinky_doc_value_object_set_string(labels, "kubernetes.io/metadata.name",
                                                slinky_doc_value_path_string(md, "name", ""));
         }
+    } else if (is(h, "", "secrets")) {
+        if (!*slinky_doc_value_path_string(root, "type", ""))
+            slinky_doc_value_object_set_string(root, "type", "Opaque");
     } else if (is(h, "", "services")) {
+        slinky_doc_value *sp = slinky_doc_value_get(root, "spec");
+        if (sp && !slinky_doc_value_get(sp, "type"))
+            slinky_doc_value_object_set_string(sp, "type", "ClusterIP");
         slinky_doc_value *v = slinky_doc_value_path(root, "spec.clusterIP");
         if (!v && slinky_doc_value_get(root, "spec")) {
             static unsigned next = 10;
