@@ -38,6 +38,7 @@
 
 #include "common.h"
 #include "doc.h"
+#include "error.h"
 
 SLINKY_BEGIN_DECLS
 

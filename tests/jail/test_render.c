@@ -1,0 +1,196 @@
+/* jail/render: OCI config.json, bwrap argv and the Slurm files, checked field by field
+ * (the runners test then runs them for real). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slinky/doc.h"
+#include "slinky/jail.h"
+
+static slinky_jail_spec *worker(void)
+{
+    slinky_jail_spec *s = NULL;
+    assert_int_equal(slinky_jail_spec_new_default(&s), 0);
+    assert_int_equal(slinky_jail_spec_set_scratch(s, "/nvme/jobs"), 0);
+    return s;
+}
+
+static slinky_jail_job job7(const char *gpus)
+{
+    slinky_jail_job job = SLINKY_JAIL_JOB_INIT;
+    job.job_id = "7";
+    job.uid = 4242;
+    job.gid = 4343;
+    job.user = "u4242"; /* unknown to the system: uid/gid given */
+    job.gpus = gpus;
+    job.cwd = "/home/u4242";
+    return job;
+}
+
+/* index of arg `a` followed by b (and c) in the NUL-separated list, or -1 */
+static int find3(const char *args, size_t len, const char *a, const char *b, const char *c)
+{
+    int i = 0;
+    for (const char *p = args; p < args + len; p += strlen(p) + 1, i++) {
+        if (strcmp(p, a) != 0)
+            continue;
+        const char *q = p + strlen(p) + 1;
+        if (b && (q >= args + len || strcmp(q, b) != 0))
+            continue;
+        const char *r = b ? q + strlen(q) + 1 : NULL;
+        if (c && (r >= args + len || strcmp(r, c) != 0))
+            continue;
+        return i;
+    }
+    return -1;
+}
+
+static void test_bwrap(void **state)
+{
+    (void)state;
+    slinky_jail_spec *s = worker();
+    slinky_jail_job job = job7("1");
+    const char *argv[] = {"echo", "hi there", NULL};
+    char *args = NULL;
+    size_t n = 0, len = 0;
+    assert_int_equal(slinky_jail_render_bwrap(&args, &n, &len, s, &job, argv), 0);
+    assert_true(n > 20);
+    assert_true(find3(args, len, "--uid", "4242", NULL) >= 0);
+    assert_true(find3(args, len, "--gid", "4343", NULL) >= 0);
+    assert_true(find3(args, len, "--unshare-pid", NULL, NULL) >= 0);
+    assert_true(find3(args, len, "--unshare-ipc", NULL, NULL) < 0); /* ipc: false */
+    assert_true(find3(args, len, "--ro-bind", "/shared", "/shared") >= 0);
+    assert_true(find3(args, len, "--bind", "/home", "/home") >= 0);
+    assert_true(find3(args, len, "--bind", "/mnt/nvme/local", "/local") >= 0);
+    assert_true(find3(args, len, "--bind", "/nvme/jobs/job-7/tmp", "/tmp") >= 0);
+    assert_true(find3(args, len, "--dev-bind", "/dev/nvidia1", "/dev/nvidia1") >= 0);
+    assert_true(find3(args, len, "--dev-bind", "/dev/nvidia0", "/dev/nvidia0") < 0);
+    assert_true(find3(args, len, "--dev-bind-try", "/dev/nvidiactl", "/dev/nvidiactl") >= 0);
+    assert_true(find3(args, len, "--proc", "/proc", NULL) >= 0);
+    assert_true(find3(args, len, "--cap-drop", "ALL", NULL) >= 0);
+    assert_true(find3(args, len, "--chdir", "/home/u4242", NULL) >= 0);
+    assert_true(find3(args, len, "--remount-ro", "/", NULL) >= 0);
+    int dd = find3(args, len, "--", "echo", "hi there");
+    assert_true(dd >= 0);
+    assert_int_equal(dd, (int)n - 3);
+    /* the root's top-level folders, read-only */
+    assert_true(find3(args, len, "--ro-bind", "/usr", "/usr") >= 0);
+    assert_true(find3(args, len, "--dir", "/tmp", NULL) >= 0);
+    slinky_free(args);
+    /* no GPUs: neither GPU nodes nor control nodes */
+    job = job7(NULL);
+    assert_int_equal(slinky_jail_render_bwrap(&args, &n, &len, s, &job, NULL), 0);
+    assert_true(find3(args, len, "--dev-bind", "/dev/nvidia1", "/dev/nvidia1") < 0);
+    assert_true(find3(args, len, "--dev-bind-try", "/dev/nvidiactl", "/dev/nvidiactl") < 0);
+    assert_true(find3(args, len, "--", "/bin/sh", NULL) >= 0);
+    slinky_free(args);
+    /* job-lifetime mounts need a job id */
+    job.job_id = NULL;
+    assert_int_equal(slinky_jail_render_bwrap(&args, &n, &len, s, &job, NULL), SLINKY_EINVALID);
+    slinky_jail_spec_free(s);
+}
+
+static slinky_doc_value *mount_at(slinky_doc_value *root, const char *dest)
+{
+    slinky_doc_value *m = slinky_doc_value_get(root, "mounts");
+    for (size_t i = 0; i < slinky_doc_value_size(m); i++) {
+        slinky_doc_value *e = slinky_doc_value_at(m, i);
+        if (!strcmp(slinky_doc_value_path_string(e, "destination", ""), dest))
+            return e;
+    }
+    return NULL;
+}
+
+static bool has_opt(slinky_doc_value *m, const char *opt)
+{
+    slinky_doc_value *o = slinky_doc_value_get(m, "options");
+    for (size_t i = 0; i < slinky_doc_value_size(o); i++)
+        if (!strcmp(slinky_doc_value_get_string(slinky_doc_value_at(o, i)), opt))
+            return true;
+    return false;
+}
+
+static void test_oci(void **state)
+{
+    (void)state;
+    slinky_jail_spec *s = worker();
+    slinky_jail_job job = job7("0,1");
+    const char *argv[] = {"/bin/true", NULL};
+    char *json = NULL;
+    assert_int_equal(slinky_jail_render_oci(&json, s, &job, argv, "/bundle/rootfs"), 0);
+    slinky_doc *d = NULL;
+    assert_int_equal(slinky_doc_parse_json(&d, json, strlen(json)), 0);
+    slinky_doc_value *r = slinky_doc_root(d);
+    assert_string_equal(slinky_doc_value_path_string(r, "ociVersion", ""), "1.0.2");
+    assert_int_equal(slinky_doc_value_path_int(r, "process.user.uid", -1), 4242);
+    assert_int_equal(slinky_doc_value_path_int(r, "process.user.gid", -1), 4343);
+    assert_true(slinky_doc_value_path_bool(r, "process.noNewPrivileges", false));
+    assert_string_equal(slinky_doc_value_path_string(r, "process.args[0]", ""), "/bin/true");
+    assert_string_equal(slinky_doc_value_path_string(r, "process.cwd", ""), "/home/u4242");
+    assert_int_equal(slinky_doc_value_size(slinky_doc_value_path(r, "process.capabilities.bounding")), 0);
+    assert_int_equal(slinky_doc_value_size(slinky_doc_value_path(r, "process.capabilities.effective")), 0);
+    assert_string_equal(slinky_doc_value_path_string(r, "root.path", ""), "/bundle/rootfs");
+    assert_true(slinky_doc_value_path_bool(r, "root.readonly", false));
+    assert_string_equal(slinky_doc_value_path_string(r, "linux.namespaces[0].type", ""), "mount");
+    assert_string_equal(slinky_doc_value_path_string(r, "linux.namespaces[1].type", ""), "pid");
+    assert_int_equal(slinky_doc_value_size(slinky_doc_value_path(r, "linux.maskedPaths")), 0);
+    assert_null(slinky_doc_value_path(r, "linux.resources"));
+    slinky_doc_value *m = mount_at(r, "/shared");
+    assert_non_null(m);
+    assert_true(has_opt(m, "ro") && has_opt(m, "nosuid") && has_opt(m, "nodev"));
+    m = mount_at(r, "/home");
+    assert_non_null(m);
+    assert_false(has_opt(m, "ro"));
+    m = mount_at(r, "/tmp");
+    assert_string_equal(slinky_doc_value_path_string(m, "source", ""), "/nvme/jobs/job-7/tmp");
+    m = mount_at(r, "/usr");
+    assert_true(m && has_opt(m, "rbind") && has_opt(m, "ro"));
+    assert_non_null(mount_at(r, "/dev/nvidia0"));
+    assert_non_null(mount_at(r, "/dev/nvidia1"));
+    assert_null(mount_at(r, "/dev/nvidia2"));
+    m = mount_at(r, "/proc");
+    assert_string_equal(slinky_doc_value_path_string(m, "type", ""), "proc");
+    slinky_doc_free(d);
+    slinky_free(json);
+    slinky_jail_spec_free(s);
+}
+
+static void test_slurm(void **state)
+{
+    (void)state;
+    slinky_jail_spec *s = worker();
+    char *out = NULL;
+    assert_int_equal(slinky_jail_render_slurm(&out, s, SLINKY_JAIL_SLURM_JOB_CONTAINER, NULL, NULL), 0);
+    assert_non_null(strstr(out, "\nAutoBasePath=true\n"));
+    assert_non_null(strstr(out, "\nBasePath=/nvme/jobs/job_container\n"));
+    slinky_free(out);
+    assert_int_equal(slinky_jail_render_slurm(&out, s, SLINKY_JAIL_SLURM_CONF, NULL, NULL), 0);
+    assert_non_null(strstr(out, "\nJobContainerType=job_container/tmpfs\n"));
+    assert_non_null(strstr(out, "\nPrologFlags=Contain\n"));
+    slinky_free(out);
+    assert_int_equal(slinky_jail_render_slurm(&out, s, SLINKY_JAIL_SLURM_PLUGSTACK,
+                                              "/usr/lib/slurm/slinky_jail.so", "/etc/j.yaml"), 0);
+    assert_string_equal(out, "required /usr/lib/slurm/slinky_jail.so spec=/etc/j.yaml\n");
+    slinky_free(out);
+    assert_int_equal(slinky_jail_render_slurm(&out, s, SLINKY_JAIL_SLURM_PLUGSTACK, "a b", NULL),
+                     SLINKY_EINVALID);
+    assert_int_equal(slinky_jail_render_slurm(&out, s, (slinky_jail_slurm_file)9, NULL, NULL),
+                     SLINKY_EINVALID);
+    slinky_jail_spec_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bwrap),
+        cmocka_unit_test(test_oci),
+        cmocka_unit_test(test_slurm),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
