@@ -71,7 +71,7 @@ static int key_cmp(int kind, const char *scope, const char *name, const slinky_c
     int c = strcmp(scope, k->scope);
     if (c)
         return c;
-    return slinky__strcasecmp(name, k->name);
+    return slinky_conf__icmp(name, k->name);
 }
 
 static int kind_rank(int kind)

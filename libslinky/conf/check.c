@@ -33,7 +33,7 @@ static int in_list(const char *const *l, size_t n, const char *key)
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int c = slinky__strcasecmp(key, l[mid]);
+        int c = slinky_conf__icmp(key, l[mid]);
         if (c == 0)
             return 1;
         if (c < 0)
@@ -161,7 +161,7 @@ static void check_number(checker *c, const char *file, int line, const slinky_co
 static int scope_of(const slinky_conf__line *l, const char **scope)
 {
     if (l->type == SLINKY_CONF_LINE_RECORD && l->npairs)
-        *scope = slinky_conf__record_type(l->pairs[0].key);
+        *scope = l->rtype;
     else
         *scope = "global";
     return *scope != NULL;
@@ -373,6 +373,15 @@ static int check_records(checker *c)
     for (size_t i = 0; rc == 0 && i < nn; i++) {
         char **v = NULL;
         size_t n = 0;
+        if (!strpbrk(nodes[i].name, "[], \t")) { /* one plain host: no expansion needed */
+            int added = sset_add(&hosts, nodes[i].name);
+            if (added < 0)
+                rc = added;
+            else if (!added)
+                finding(c, 1, nodes[i].file, nodes[i].lineno, nodes[i].column,
+                        "Duplicated NodeHostName %s in config file", nodes[i].name);
+            continue;
+        }
         if (slinky_conf_hostlist_expand(&v, &n, nodes[i].name) < 0) {
             finding(c, 1, nodes[i].file, nodes[i].lineno, nodes[i].column, "%s",
                     slinky_error_last()->message);

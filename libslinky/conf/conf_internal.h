@@ -9,8 +9,8 @@
 
 /* One Key=Value of a logical line. */
 typedef struct slinky_conf__pair {
-    char *key;   /* as written */
-    char *value; /* unquoted, unescaped */
+    char *key;   /* as written; owns one block holding key and value */
+    char *value; /* unquoted, unescaped; points into the key's block */
     int column;  /* 1-based column of the key in the first physical line */
     int vcolumn; /* 1-based column of the value */
 } slinky_conf__pair;
@@ -26,6 +26,7 @@ typedef struct slinky_conf__line {
     size_t comment_off; /* offset in raw of the trailing comment (with the blanks
                            before it) on the last physical line, or raw_len */
     struct slinky_conf *included; /* INCLUDE: the parsed file (NULL with no_includes) */
+    const char *rtype; /* RECORD of slurm.conf: the canonical type ("NodeName"...), else NULL */
 } slinky_conf__line;
 
 struct slinky_conf {
@@ -38,6 +39,10 @@ struct slinky_conf {
     size_t nwarnings;
     int depth; /* include nesting depth */
 };
+
+/* Fill key and value of `p` as one block (value unescaped: \# -> #). */
+int slinky_conf__pair_block(slinky_conf__pair *p, const char *k, size_t klen, const char *v,
+                            size_t vlen);
 
 /* Record types that take several pairs on one line (slurm.conf). */
 int slinky_conf__is_record_key(const char *key);
@@ -75,8 +80,23 @@ int slinky_conf__records(slinky_conf__record **out, size_t *count_out, const sli
 void slinky_conf__records_free(slinky_conf__record *r, size_t n);
 const char *slinky_conf__record_value(const slinky_conf__record *r, const char *key);
 
-/* Case-insensitive compare of ASCII strings. */
-int slinky_conf__ieq(const char *a, const char *b);
+/* Case-insensitive (ASCII) order and equality; inline: they run per key of big files. */
+static inline int slinky_conf__icmp(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
+        if (x >= 'A' && x <= 'Z')
+            x = (unsigned char)(x + 32);
+        if (y >= 'A' && y <= 'Z')
+            y = (unsigned char)(y + 32);
+        if (x != y || !x)
+            return (int)x - (int)y;
+    }
+}
+static inline int slinky_conf__ieq(const char *a, const char *b)
+{
+    return slinky_conf__icmp(a, b) == 0;
+}
 
 /* Profile/version helpers. */
 unsigned int slinky_conf__version(unsigned int v); /* 0 -> newest */

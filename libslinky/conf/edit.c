@@ -183,9 +183,17 @@ slinky_status slinky_conf_set(slinky_conf *conf, const char *key, const char *va
             break;
         }
     slinky__buf b = SLINKY__BUF_INIT;
-    char *nv = slinky__strdup(value);
-    if (!nv)
+    slinky_conf__pair np;
+    const char *kname = target ? target->pairs[0].key : key; /* keep the key's spelling */
+    /* the stored value is the plain value: build the block without unescaping */
+    char *blk = slinky__malloc(strlen(kname) + strlen(value) + 2);
+    if (!blk)
         return SLINKY_ENOMEM;
+    strcpy(blk, kname);
+    np.key = blk;
+    np.value = blk + strlen(kname) + 1;
+    strcpy(np.value, value);
+    char *nv = blk;
     if (target) {
         const char *raw = target->raw;
         size_t end = target->raw_len;
@@ -199,6 +207,7 @@ slinky_status slinky_conf_set(slinky_conf *conf, const char *key, const char *va
         slinky__buf_puts(&b, target->pairs[0].key);
         slinky__buf_putc(&b, '=');
         slinky_conf__put_value(&b, value);
+        size_t new_comment_off = b.len;
         if (target->comment_off < cend)
             slinky__buf_put(&b, raw + target->comment_off, cend - target->comment_off);
         slinky__buf_puts(&b, eol);
@@ -207,17 +216,13 @@ slinky_status slinky_conf_set(slinky_conf *conf, const char *key, const char *va
             slinky__buf_dispose(&b);
             return slinky__error_oom();
         }
+        int had_comment = target->comment_off < cend;
         free(target->raw);
         target->raw = slinky__buf_detach(&b, &target->raw_len);
-        target->comment_off = target->comment_off < cend
-                                  ? (size_t)target->indent + strlen(target->pairs[0].key) + 1 +
-                                        strlen(value)
-                                  : target->raw_len;
-        free(target->pairs[0].value);
-        target->pairs[0].value = nv;
-        /* keep comment_off inside the new text */
-        if (target->comment_off > target->raw_len)
-            target->comment_off = target->raw_len;
+        target->comment_off = had_comment ? new_comment_off : target->raw_len;
+        free(target->pairs[0].key);
+        target->pairs[0].key = np.key;
+        target->pairs[0].value = np.value;
         return 0;
     }
     /* append: make sure the file ends with a newline first */
@@ -239,8 +244,7 @@ slinky_status slinky_conf_set(slinky_conf *conf, const char *key, const char *va
     slinky_conf__put_value(&b, value);
     slinky__buf_putc(&b, '\n');
     slinky_conf__pair *p = slinky__calloc(1, sizeof(*p));
-    char *k = slinky__strdup(key);
-    if (!b.failed && p && k && conf->nlines == conf->cap) {
+    if (!b.failed && p && conf->nlines == conf->cap) {
         size_t nc = conf->cap ? conf->cap * 2 : 16;
         slinky_conf__line *lines = slinky__realloc(conf->lines, nc * sizeof(*lines));
         if (lines) {
@@ -248,9 +252,8 @@ slinky_status slinky_conf_set(slinky_conf *conf, const char *key, const char *va
             conf->cap = nc;
         }
     }
-    if (b.failed || !p || !k || conf->nlines == conf->cap) {
+    if (b.failed || !p || conf->nlines == conf->cap) {
         free(p);
-        free(k);
         free(nv);
         slinky__buf_dispose(&b);
         return slinky__error_oom();
@@ -259,8 +262,7 @@ slinky_status slinky_conf_set(slinky_conf *conf, const char *key, const char *va
     memset(l, 0, sizeof(*l));
     l->lineno = conf->nlines ? conf->lines[conf->nlines - 1].lineno + 1 : 1;
     l->type = SLINKY_CONF_LINE_PAIR;
-    p->key = k;
-    p->value = nv;
+    *p = np;
     p->column = 1;
     p->vcolumn = (int)strlen(key) + 2;
     l->pairs = p;
@@ -280,10 +282,8 @@ slinky_status slinky_conf_unset(slinky_conf *conf, const char *key)
         slinky_conf__line *l = &conf->lines[i];
         if (l->type == SLINKY_CONF_LINE_PAIR && slinky_conf__ieq(l->pairs[0].key, key)) {
             free(l->raw);
-            for (size_t j = 0; j < l->npairs; j++) {
-                free(l->pairs[j].key);
-                free(l->pairs[j].value);
-            }
+            for (size_t j = 0; j < l->npairs; j++)
+                free(l->pairs[j].key); /* value shares the block */
             free(l->pairs);
             removed++;
             continue;
@@ -326,7 +326,7 @@ static int set_default(struct recscan *r, const slinky_conf__pair *p)
 static int rec_visit(const slinky_conf *f, const slinky_conf__line *l, void *payload)
 {
     struct recscan *r = payload;
-    if (l->type != SLINKY_CONF_LINE_RECORD || !slinky_conf__ieq(l->pairs[0].key, r->type))
+    if (l->type != SLINKY_CONF_LINE_RECORD || l->rtype != r->type)
         return 0;
     if (slinky_conf__ieq(l->pairs[0].value, "DEFAULT")) {
         for (size_t i = 1; i < l->npairs; i++)
@@ -362,8 +362,8 @@ static int rec_visit(const slinky_conf *f, const slinky_conf__line *l, void *pay
 int slinky_conf__records(slinky_conf__record **out, size_t *count_out, const slinky_conf *conf,
                          const char *type)
 {
-    struct recscan r = {type, NULL, 0, 0, NULL, 0, 0};
-    int rc = slinky_conf__visit(conf, rec_visit, &r);
+    struct recscan r = {slinky_conf__record_type(type), NULL, 0, 0, NULL, 0, 0};
+    int rc = r.type ? slinky_conf__visit(conf, rec_visit, &r) : 0;
     free(r.defaults);
     if (rc < 0) {
         slinky_conf__records_free(r.recs, r.n);
@@ -400,7 +400,7 @@ static int count_visit(const slinky_conf *f, const slinky_conf__line *l, void *p
 {
     struct reccount *c = payload;
     (void)f;
-    if (l->type != SLINKY_CONF_LINE_RECORD || !slinky_conf__ieq(l->pairs[0].key, c->type) ||
+    if (l->type != SLINKY_CONF_LINE_RECORD || l->rtype != c->type ||
         slinky_conf__ieq(l->pairs[0].value, "DEFAULT"))
         return 0;
     if (c->n == c->want) {
@@ -415,8 +415,9 @@ size_t slinky_conf_record_count(const slinky_conf *conf, const char *type)
 {
     if (!conf || !type)
         return 0;
-    struct reccount c = {type, 0, SIZE_MAX, NULL};
-    slinky_conf__visit(conf, count_visit, &c);
+    struct reccount c = {slinky_conf__record_type(type), 0, SIZE_MAX, NULL};
+    if (c.type)
+        slinky_conf__visit(conf, count_visit, &c);
     return c.n;
 }
 
@@ -424,8 +425,9 @@ const char *slinky_conf_record_name_at(const slinky_conf *conf, const char *type
 {
     if (!conf || !type)
         return NULL;
-    struct reccount c = {type, 0, i, NULL};
-    slinky_conf__visit(conf, count_visit, &c);
+    struct reccount c = {slinky_conf__record_type(type), 0, i, NULL};
+    if (c.type)
+        slinky_conf__visit(conf, count_visit, &c);
     return c.name;
 }
 

@@ -12,11 +12,6 @@
 static const char *const record_types[] = {"NodeName", "PartitionName", "NodeSet", "DownNodes",
                                            "FrontendName"};
 
-int slinky_conf__ieq(const char *a, const char *b)
-{
-    return slinky__strcasecmp(a, b) == 0;
-}
-
 const char *slinky_conf__record_type(const char *key)
 {
     for (size_t i = 0; i < SLINKY__ARRAY_SIZE(record_types); i++)
@@ -64,10 +59,8 @@ int slinky_conf__warn(slinky_conf *conf, int line, int col, const char *fmt, ...
 static void line_dispose(slinky_conf__line *l)
 {
     free(l->raw);
-    for (size_t i = 0; i < l->npairs; i++) {
-        free(l->pairs[i].key);
-        free(l->pairs[i].value);
-    }
+    for (size_t i = 0; i < l->npairs; i++)
+        free(l->pairs[i].key); /* the value lives in the same block */
     free(l->pairs);
     slinky_conf_free(l->included);
 }
@@ -102,29 +95,40 @@ static int perr(const slinky_conf *c, int line, int col, const char *fmt, ...)
     return SLINKY_EPARSE;
 }
 
-static int add_pair(slinky_conf__line *l, const char *k, size_t klen, const char *v, size_t vlen,
-                    int col, int vcol)
+/* Key and value live in one block: key, NUL, value, NUL (free the key only). */
+int slinky_conf__pair_block(slinky_conf__pair *p, const char *k, size_t klen, const char *v,
+                            size_t vlen)
 {
-    slinky_conf__pair *p = slinky__realloc(l->pairs, (l->npairs + 1) * sizeof(*p));
-    if (!p)
+    char *blk = slinky__malloc(klen + vlen + 2);
+    if (!blk)
         return SLINKY_ENOMEM;
-    l->pairs = p;
-    p = &p[l->npairs];
-    p->key = slinky__strndup(k, klen);
-    /* unescape \# */
-    p->value = slinky__malloc(vlen + 1);
-    if (!p->key || !p->value) {
-        free(p->key);
-        free(p->value);
-        return SLINKY_ENOMEM;
-    }
+    memcpy(blk, k, klen);
+    blk[klen] = '\0';
+    char *val = blk + klen + 1;
     size_t o = 0;
     for (size_t i = 0; i < vlen; i++) {
         if (v[i] == '\\' && i + 1 < vlen && v[i + 1] == '#')
-            continue;
-        p->value[o++] = v[i];
+            continue; /* \# is a literal # */
+        val[o++] = v[i];
     }
-    p->value[o] = '\0';
+    val[o] = '\0';
+    p->key = blk;
+    p->value = val;
+    return 0;
+}
+
+static int add_pair(slinky_conf__line *l, const char *k, size_t klen, const char *v, size_t vlen,
+                    int col, int vcol)
+{
+    if ((l->npairs & (l->npairs - 1)) == 0) { /* 0, 1, 2, 4, 8...: grow to the next power of 2 */
+        slinky_conf__pair *p = slinky__realloc(l->pairs, (l->npairs ? l->npairs * 2 : 1) * sizeof(*p));
+        if (!p)
+            return SLINKY_ENOMEM;
+        l->pairs = p;
+    }
+    slinky_conf__pair *p = &l->pairs[l->npairs];
+    if (slinky_conf__pair_block(p, k, klen, v, vlen) < 0)
+        return SLINKY_ENOMEM;
     p->column = col;
     p->vcolumn = vcol;
     l->npairs++;
@@ -228,8 +232,8 @@ static int parse_pairs(slinky_conf *c, slinky_conf__line *l, const char *s, size
             return perr(c, l->lineno, (int)rest + 1, "Parse error in file %s line %d: \"%.*s\"",
                         c->filename, l->lineno, (int)(n - rest), s + rest);
     }
-    l->type = (c->kind == SLINKY_CONF_KIND_SLURM ? slinky_conf__is_record_key(l->pairs[0].key)
-                                                 : l->npairs > 1)
+    l->rtype = c->kind == SLINKY_CONF_KIND_SLURM ? slinky_conf__record_type(l->pairs[0].key) : NULL;
+    l->type = (c->kind == SLINKY_CONF_KIND_SLURM ? l->rtype != NULL : l->npairs > 1)
                   ? SLINKY_CONF_LINE_RECORD
                   : SLINKY_CONF_LINE_PAIR;
     return 0;

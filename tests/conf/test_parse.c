@@ -243,6 +243,13 @@ static void test_set_changes_one_line(void **state)
     assert_non_null(strstr(after, "\nCommunicationParameters=NoInAddrAny\t# tab before comment\n"));
     assert_int_equal(changed_lines(before, after), 2);
     slinky_free(after);
+    /* editing the same line again keeps its comment (also after a quoted value) */
+    assert_int_equal(slinky_conf_set(c, "CommunicationParameters", "a b"), 0);
+    assert_int_equal(slinky_conf_set(c, "CommunicationParameters", "NoCtldInAddrAny"), 0);
+    assert_int_equal(slinky_conf_render(&after, NULL, c), 0);
+    assert_non_null(strstr(after, "\nCommunicationParameters=NoCtldInAddrAny\t# tab before comment\n"));
+    assert_int_equal(changed_lines(before, after), 2);
+    slinky_free(after);
     /* values that need quoting or escaping */
     assert_int_equal(slinky_conf_set(c, "MailProg", "/usr/bin/my mail#1"), 0);
     assert_int_equal(slinky_conf_render(&after, NULL, c), 0);
