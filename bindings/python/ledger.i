@@ -14,6 +14,10 @@ SLINKY_OUT_STRING(bad_commit_out)
     $result = SWIG_Python_AppendOutput($result, PyLong_FromSize_t(*$1));
 }
 %apply (const char *data, size_t len) { (const char *json, size_t len) };
+%typemap(in, numinputs=0) slinky_ledger_event_kind *out (slinky_ledger_event_kind tmp) { $1 = &tmp; }
+%typemap(argout) slinky_ledger_event_kind *out {
+    $result = SWIG_Python_AppendOutput($result, PyLong_FromLong((long)*$1));
+}
 
 %nodefaultctor slinky_ledger;
 %nodefaultdtor slinky_ledger;
