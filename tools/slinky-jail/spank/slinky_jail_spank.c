@@ -30,6 +30,7 @@
 #include <slurm/slurm.h>
 #include <slurm/spank.h>
 
+#include "core/internal.h"
 #include "slinky/core.h"
 #include "slinky/error.h"
 #include "slinky/jail.h"
@@ -39,13 +40,27 @@ SPANK_PLUGIN(slinky_jail, 1);
 static slinky_jail_spec *g_spec;
 static char g_spec_path[4096] = "/etc/slurm/slinky-jail.yaml";
 
-static void log_cb(slinky_log_level level, const char *module, const char *message, void *payload)
+/*
+ * The library's log calls go straight to Slurm's log. Defining them here replaces the
+ * callback-based logging of core/global.c at link time, so the plugin does not pull in
+ * global.c and with it libcurl and libgit2 (slurmstepd loads the plugin for every step).
+ */
+int slinky__log_enabled(slinky_log_level level)
 {
-    (void)payload;
+    return level <= SLINKY_LOG_DEBUG;
+}
+
+void slinky__log(slinky_log_level level, const char *module, const char *fmt, ...)
+{
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
     if (level <= SLINKY_LOG_WARNING)
-        slurm_error("slinky_jail: %s: %s", module, message);
+        slurm_error("slinky_jail: %s: %s", module ? module : "slinky", msg);
     else
-        slurm_debug("slinky_jail: %s: %s", module, message);
+        slurm_debug("slinky_jail: %s: %s", module ? module : "slinky", msg);
 }
 
 static int parse_args(int ac, char **av)
@@ -65,7 +80,6 @@ static int load_spec(void)
 {
     if (g_spec)
         return 0;
-    slinky_log_set_callback(log_cb, SLINKY_LOG_INFO, NULL);
     if (slinky_jail_spec_load(&g_spec, g_spec_path) < 0) {
         slurm_error("slinky_jail: %s", slinky_error_last()->message);
         return -1;
