@@ -16,10 +16,10 @@ expect_match "slurmctld answers on its port" "$(scontrol ping)" "UP"
 expect_match "slurmctld listens on 127.0.0.1:$SLURM_CI_CTLD_PORT" "$(ss -ltnH)" "127\.0\.0\.1:$SLURM_CI_CTLD_PORT "
 expect_match "config has the dbd port" "$(scontrol show config)" "AccountingStoragePort += $SLURM_CI_DBD_PORT"
 
+# The first batch job after a start waits for slurmctld's first scheduler pass (~3 s) and
+# sbatch --wait polls at 2 s then 10 s: submit one now, and use --wait once that one ran.
+first=$(sbatch --parsable -t 1 -o /dev/null --wrap true) || fail "sbatch"
 expect_eq "srun hostname" "$(srun -t 1 hostname)" "$(hostname)"
-o=$SLURM_CI_DIR/job.out
-sbatch --wait -t 1 -o "$o" --wrap 'echo "job $SLURM_JOB_ID on $SLURMD_NODENAME"' >/dev/null || fail "sbatch --wait failed"
-expect_match "sbatch --wait ran the script" "$(cat "$o")" "^job [0-9]+ on node1$"
 
 sacctmgr -i add account hcacct Description=hc Organization=hc >/dev/null || fail "sacctmgr add account"
 expect_match "account is in the database" "$(sacctmgr -n -P show assoc format=cluster,account,user)" "^ci\|hcacct\|$"
@@ -32,6 +32,15 @@ echo "KillWait=47" >> "$SLURM_CONF"
 scontrol reconfigure || fail "scontrol reconfigure"
 expect_match "reconfigure applied KillWait" "$(scontrol show config)" "KillWait += 47 sec"
 expect_eq "srun after reconfigure" "$(srun -t 1 hostname)" "$(hostname)"
+
+end=$((SECONDS + 30))
+while [ -n "$(squeue -h -j "$first" 2>/dev/null)" ]; do [ $SECONDS -lt $end ] || fail "job $first still queued after 30 s"; sleep 0.2; done
+o=$SLURM_CI_DIR/job.out
+t=$(now)
+sbatch --wait -t 1 -o "$o" --wrap 'echo "job $SLURM_JOB_ID on $SLURMD_NODENAME"' >/dev/null || fail "sbatch --wait failed"
+echo "# sbatch --wait: $(elapsed "$t") s"
+expect_match "sbatch --wait ran the script" "$(cat "$o")" "^job [0-9]+ on node1$"
+expect_match "sacct knows the job" "$(sacct -n -X -j "$first" -o state -P)" "COMPLETED"
 
 mapfile -t pids < <(pids_of "$SLURM_CI_DIR")
 expect_eq "five daemons have pid files" "${#pids[@]}" 5   # munged mysqld slurmdbd slurmctld slurmd-node1
