@@ -4,7 +4,7 @@
 . "$(dirname "$0")/common.sh"
 unset SLURM24_DIR
 W=$(mktemp -d /tmp/hc24.XXXXXX)
-trap '"$H/slurm24.sh" down >/dev/null 2>&1 || true; rm -rf "$W"' EXIT
+trap '"$H/slurm24.sh" down >/dev/null 2>&1 || true; rm -rf "$W"; if [ -n "${SLURM24_DIR:-}" ]; then rm -rf "${SLURM24_ROOT:?}$SLURM24_DIR"; fi' EXIT
 cd /tmp
 t=$(now)
 out=$("$H/slurm24.sh" up) || fail "slurm24.sh up failed"
