@@ -66,32 +66,6 @@ SLINKY_HIDDEN int slinky_kube__code_for(const char *reason, int http_status);
 /* Clear the kube status (for errors without an HTTP reply). */
 SLINKY_HIDDEN void slinky_kube__status_clear(void);
 
-/* --- JSON streaming builder (yajl callbacks -> slinky_doc) ------------- */
-
-/* A builder turns yajl callback events into a value tree. */
-typedef struct slinky_kube__builder {
-    slinky_doc_value **stack; /* open containers */
-    size_t depth, cap;
-    char *key;                /* pending object key */
-    size_t key_cap;
-    bool has_key;
-} slinky_kube__builder;
-
-SLINKY_HIDDEN void slinky_kube__builder_init(slinky_kube__builder *b);
-SLINKY_HIDDEN void slinky_kube__builder_dispose(slinky_kube__builder *b);
-/* Start building into root (which is overwritten by the first value). */
-SLINKY_HIDDEN void slinky_kube__builder_reset(slinky_kube__builder *b, slinky_doc_value *root);
-/* Feed an event; returns 0 or a negative code. For scalars and starts. */
-SLINKY_HIDDEN int slinky_kube__builder_key(slinky_kube__builder *b, const unsigned char *k,
-                                           size_t len);
-/* Returns the slot for the next value (array element / member / root). */
-SLINKY_HIDDEN int slinky_kube__builder_slot(slinky_doc_value **out, slinky_kube__builder *b);
-SLINKY_HIDDEN int slinky_kube__builder_push(slinky_kube__builder *b, slinky_doc_value *container);
-SLINKY_HIDDEN void slinky_kube__builder_pop(slinky_kube__builder *b);
-
-/* Set a value from a yajl number text. */
-SLINKY_HIDDEN int slinky_kube__set_number(slinky_doc_value *v, const char *s, size_t len);
-
 /* --- config internals -------------------------------------------------- */
 
 typedef struct slinky_kube__exec {

@@ -1,420 +1,398 @@
-/*
- * kube: a streaming JSON reader on yajl's callback parser. It builds only
- * the parts it needs (a watch event's object, a list's metadata and one item
- * at a time) and skips the rest, so big lists never exist as one tree.
- */
-#include <errno.h>
-#include <stdio.h>
+/* kube: the resumable envelope scanner of stream.h. */
 #include <stdlib.h>
 #include <string.h>
 
-#include <yajl/yajl_parse.h>
-
 #include "stream.h"
 
-/* ---------------------------------------------------------------- builder */
+enum {
+    S_START,      /* before the envelope's '{' */
+    S_KEY_OR_END, /* after '{' */
+    S_KEY,        /* after ',' */
+    S_COLON,
+    S_VALUE,
+    S_AFTER_VALUE,
+    S_ITEM_OR_END, /* after "items": [ */
+    S_ITEM,        /* after ',' in items */
+    S_AFTER_ITEM,
+    S_DONE
+};
 
-void slinky_kube__builder_init(slinky_kube__builder *b)
-{
-    memset(b, 0, sizeof(*b));
-}
+enum { R_SKIP, R_KEY, R_META, R_ITEM, R_OBJECT, R_TYPE };
 
-void slinky_kube__builder_dispose(slinky_kube__builder *b)
-{
-    free(b->stack);
-    free(b->key);
-    memset(b, 0, sizeof(*b));
-}
-
-void slinky_kube__builder_reset(slinky_kube__builder *b, slinky_doc_value *root)
-{
-    b->depth = 0;
-    b->has_key = false;
-    if (b->cap == 0) {
-        b->stack = malloc(16 * sizeof(*b->stack));
-        b->cap = b->stack ? 16 : 0;
-    }
-    if (b->cap)
-        b->stack[0] = root; /* slot for depth 0 */
-}
-
-int slinky_kube__builder_key(slinky_kube__builder *b, const unsigned char *k, size_t len)
-{
-    if (len + 1 > b->key_cap) {
-        size_t n = len + 64;
-        char *p = slinky__realloc(b->key, n);
-        if (p == NULL)
-            return SLINKY_ENOMEM;
-        b->key = p;
-        b->key_cap = n;
-    }
-    memcpy(b->key, k, len);
-    b->key[len] = '\0';
-    if (memchr(k, '\0', len) != NULL)
-        return slinky__error_set(SLINKY_EPARSE, "object key contains a NUL byte");
-    b->has_key = true;
-    return 0;
-}
-
-int slinky_kube__builder_slot(slinky_doc_value **out, slinky_kube__builder *b)
-{
-    if (b->cap == 0)
-        return slinky__error_oom();
-    if (b->depth == 0) {
-        *out = b->stack[0];
-        return 0;
-    }
-    slinky_doc_value *top = b->stack[b->depth];
-    if (slinky_doc_value_type(top) == SLINKY_DOC_ARRAY)
-        return slinky_doc_value_array_append(out, top);
-    if (!b->has_key)
-        return slinky__error_set(SLINKY_EPARSE, "value without a key");
-    b->has_key = false;
-    return slinky_doc_value_object_put(out, top, b->key);
-}
-
-int slinky_kube__builder_push(slinky_kube__builder *b, slinky_doc_value *container)
-{
-    if (b->depth + 2 > b->cap) {
-        size_t n = b->cap * 2;
-        slinky_doc_value **p = slinky__realloc(b->stack, n * sizeof(*p));
-        if (p == NULL)
-            return SLINKY_ENOMEM;
-        b->stack = p;
-        b->cap = n;
-    }
-    b->stack[++b->depth] = container;
-    return 0;
-}
-
-void slinky_kube__builder_pop(slinky_kube__builder *b)
-{
-    if (b->depth > 0)
-        b->depth--;
-}
-
-int slinky_kube__set_number(slinky_doc_value *v, const char *s, size_t len)
-{
-    char tmp[64];
-    bool integral = true;
-    for (size_t i = 0; i < len; i++)
-        if (s[i] == '.' || s[i] == 'e' || s[i] == 'E')
-            integral = false;
-    if (len < sizeof(tmp)) {
-        memcpy(tmp, s, len);
-        tmp[len] = '\0';
-        if (integral) {
-            errno = 0;
-            char *end;
-            long long ll = strtoll(tmp, &end, 10);
-            if (errno == 0 && *end == '\0')
-                return slinky_doc_value_set_int(v, (int64_t)ll);
-        }
-        return slinky_doc_value_set_double(v, strtod(tmp, NULL));
-    }
-    char *big = slinky__strndup(s, len);
-    if (big == NULL)
-        return SLINKY_ENOMEM;
-    int err = slinky_doc_value_set_double(v, strtod(big, NULL));
-    free(big);
-    return err;
-}
-
-/* ---------------------------------------------------------------- stream */
-
-#define CTX ((slinky_kube__stream *)ctx)
+#define DEFAULT_MAX_VALUE ((size_t)64 << 20)
 
 static int fail(slinky_kube__stream *s, int err)
 {
     if (s->err == 0)
         s->err = err ? err : SLINKY_ERROR;
-    return 0; /* stop yajl */
+    return s->err;
 }
 
-static void capture_done(slinky_kube__stream *s)
+static int syntax(slinky_kube__stream *s, const char *what)
 {
-    slinky_doc *d = s->cap_doc;
-    s->cap_doc = NULL;
+    return fail(s, slinky__error_set(SLINKY_EPARSE, "invalid JSON: %s", what));
+}
+
+void slinky_kube__stream_release(slinky_kube__stream *s)
+{
+    slinky_doc_free(s->object);
+    slinky_doc_free(s->meta);
+    s->object = s->meta = NULL;
     s->capturing = false;
-    switch (s->cap_kind) {
-    case 0:
-        slinky_doc_free(s->object);
-        s->object = d;
-        break;
-    case 1:
-        slinky_doc_free(s->meta);
-        s->meta = d;
-        break;
-    case 2: {
-        s->nitems++;
-        int err = s->item_cb ? s->item_cb(d, s->item_payload) : (slinky_doc_free(d), 0);
-        if (err != 0)
-            fail(s, err);
-        break;
-    }
-    default:
-        slinky_doc_free(d);
-    }
+    slinky__buf_clear(&s->cap);
 }
 
-/* A value starts outside a capture: decide what to do with it.
- * Returns 1 to capture, 0 to ignore (scalars)/skip (containers), -1 error. */
-static int route(slinky_kube__stream *s, bool container, bool is_array)
+void slinky_kube__stream_dispose(slinky_kube__stream *s)
 {
-    if (s->level == 0) {
-        if (!container || is_array) {
-            fail(s, slinky__error_set(SLINKY_EPARSE, "expected a JSON object"));
-            return -1;
-        }
-        return 2; /* envelope */
-    }
-    if (s->mode == SLINKY_KUBE__STREAM_EVENT && s->level == 1) {
-        if (strcmp(s->key1, "object") == 0) {
-            s->cap_kind = 0;
-            return 1;
-        }
-        if (strcmp(s->key1, "type") == 0) {
-            s->cap_kind = 3;
-            return 3;
-        }
-        return 0;
-    }
-    if (s->mode == SLINKY_KUBE__STREAM_LIST) {
-        if (s->level == 1 && strcmp(s->key1, "metadata") == 0) {
-            s->cap_kind = 1;
-            return 1;
-        }
-        if (s->level == 1 && strcmp(s->key1, "items") == 0) {
-            if (!container)
-                return 0; /* "items": null */
-            if (!is_array) {
-                fail(s, slinky__error_set(SLINKY_EPARSE, "list items is not an array"));
-                return -1;
-            }
-            return 2; /* descend */
-        }
-        if (s->level == 2 && s->in_items) {
-            s->cap_kind = 2;
-            return 1;
-        }
-    }
-    return 0;
+    slinky_kube__stream_release(s);
+    slinky__buf_dispose(&s->cap);
+    slinky_kube__json_dispose(&s->json);
 }
-
-static int begin_capture(slinky_kube__stream *s)
-{
-    int err = slinky_doc_new(&s->cap_doc);
-    if (err != 0)
-        return fail(s, err);
-    s->capturing = true;
-    slinky_kube__builder_reset(&s->b, slinky_doc_root(s->cap_doc));
-    return 1;
-}
-
-/* scalar value */
-static int on_scalar(slinky_kube__stream *s, int kind, const char *str, size_t len, int b)
-{
-    if (s->err)
-        return 0;
-    if (s->skip_depth > 0)
-        return 1;
-    if (!s->capturing) {
-        int r = route(s, false, false);
-        if (r < 0)
-            return 0;
-        if (r == 3) {
-            if (kind != 4 || len >= sizeof(s->type))
-                return fail(s, slinky__error_set(SLINKY_EPARSE, "watch event type is not a known string"));
-            memcpy(s->type, str, len);
-            s->type[len] = '\0';
-            s->has_type = true;
-            return 1;
-        }
-        if (r != 1)
-            return 1;
-        if (!begin_capture(s))
-            return 0;
-    }
-    slinky_doc_value *v;
-    int err = slinky_kube__builder_slot(&v, &s->b);
-    if (err == 0) {
-        switch (kind) {
-        case 0:
-            err = slinky_doc_value_set_null(v);
-            break;
-        case 1:
-            err = slinky_doc_value_set_bool(v, b != 0);
-            break;
-        case 2:
-            err = slinky_kube__set_number(v, str, len);
-            break;
-        default:
-            err = slinky_doc_value_set_string_len(v, str, len);
-        }
-    }
-    if (err != 0)
-        return fail(s, err);
-    if (s->b.depth == 0)
-        capture_done(s);
-    return s->err ? 0 : 1;
-}
-
-static int y_null(void *ctx)
-{
-    return on_scalar(CTX, 0, NULL, 0, 0);
-}
-static int y_bool(void *ctx, int b)
-{
-    return on_scalar(CTX, 1, NULL, 0, b);
-}
-static int y_number(void *ctx, const char *s, size_t l)
-{
-    return on_scalar(CTX, 2, s, l, 0);
-}
-static int y_string(void *ctx, const unsigned char *s, size_t l)
-{
-    return on_scalar(CTX, 4, (const char *)s, l, 0);
-}
-
-static int on_start(slinky_kube__stream *s, bool is_array)
-{
-    if (s->err)
-        return 0;
-    if (s->skip_depth > 0) {
-        s->skip_depth++;
-        return 1;
-    }
-    if (!s->capturing) {
-        int r = route(s, true, is_array);
-        if (r < 0)
-            return 0;
-        if (r == 2) {
-            s->level++;
-            if (is_array)
-                s->in_items = true;
-            return 1;
-        }
-        if (r == 3)
-            return fail(s, slinky__error_set(SLINKY_EPARSE, "watch event type is not a string"));
-        if (r == 0) {
-            s->skip_depth = 1;
-            return 1;
-        }
-        if (!begin_capture(s))
-            return 0;
-    }
-    slinky_doc_value *v;
-    int err = slinky_kube__builder_slot(&v, &s->b);
-    if (err == 0)
-        err = is_array ? slinky_doc_value_set_array(v) : slinky_doc_value_set_object(v);
-    if (err == 0)
-        err = slinky_kube__builder_push(&s->b, v);
-    if (err != 0)
-        return fail(s, err);
-    return 1;
-}
-
-static int on_end(slinky_kube__stream *s, bool is_array)
-{
-    if (s->err)
-        return 0;
-    if (s->skip_depth > 0) {
-        s->skip_depth--;
-        return 1;
-    }
-    if (s->capturing) {
-        slinky_kube__builder_pop(&s->b);
-        if (s->b.depth == 0)
-            capture_done(s);
-        return s->err ? 0 : 1;
-    }
-    if (is_array)
-        s->in_items = false;
-    s->level--;
-    return 1;
-}
-
-static int y_start_map(void *ctx)
-{
-    return on_start(CTX, false);
-}
-static int y_end_map(void *ctx)
-{
-    return on_end(CTX, false);
-}
-static int y_start_array(void *ctx)
-{
-    return on_start(CTX, true);
-}
-static int y_end_array(void *ctx)
-{
-    return on_end(CTX, true);
-}
-
-static int y_key(void *ctx, const unsigned char *k, size_t l)
-{
-    slinky_kube__stream *s = CTX;
-    if (s->err)
-        return 0;
-    if (s->skip_depth > 0)
-        return 1;
-    if (s->capturing) {
-        int err = slinky_kube__builder_key(&s->b, k, l);
-        return err ? fail(s, err) : 1;
-    }
-    if (s->level == 1) {
-        size_t n = l < sizeof(s->key1) - 1 ? l : sizeof(s->key1) - 1;
-        memcpy(s->key1, k, n);
-        s->key1[n] = '\0';
-        if (l != n)
-            s->key1[0] = '\0'; /* long keys never match */
-    }
-    return 1;
-}
-
-static const yajl_callbacks callbacks = {
-    y_null, y_bool, NULL, NULL, y_number, y_string,
-    y_start_map, y_key, y_end_map, y_start_array, y_end_array,
-};
 
 int slinky_kube__stream_begin(slinky_kube__stream *s, int mode, slinky_kube_item_cb item_cb,
                               void *payload)
 {
     slinky_kube__stream_release(s);
-    slinky_kube__builder b = s->b; /* keep allocations across parses */
+    slinky__buf cap = s->cap;
+    slinky_kube__json json = s->json;
     memset(s, 0, sizeof(*s));
-    s->b = b;
+    s->cap = cap;
+    s->json = json;
     s->mode = mode;
     s->item_cb = item_cb;
     s->item_payload = payload;
-    yajl_handle h = yajl_alloc(&callbacks, NULL, s);
-    if (h == NULL)
-        return slinky__error_oom();
-    s->yajl = h;
+    s->max_value = DEFAULT_MAX_VALUE;
     return 0;
 }
 
-static int yajl_fail(slinky_kube__stream *s, yajl_status st, const char *data, size_t len)
+/* Hand a parsed metadata/object/item document to its owner. */
+static int deliver(slinky_kube__stream *s, slinky_doc *d)
 {
-    if (s->err)
-        return s->err;
-    if (st == yajl_status_client_canceled)
-        return slinky__error_set(SLINKY_ERROR, "stream parse canceled");
-    unsigned char *msg = yajl_get_error(s->yajl, 0, (const unsigned char *)data, len);
-    int err = slinky__error_set(SLINKY_EPARSE, "invalid JSON: %s", msg ? (char *)msg : "?");
-    if (msg)
-        yajl_free_error(s->yajl, msg);
-    s->err = err;
-    return err;
+    int err;
+    if (s->route == R_META) {
+        slinky_doc_free(s->meta);
+        s->meta = d;
+    } else if (s->route == R_OBJECT) {
+        slinky_doc_free(s->object);
+        s->object = d;
+    } else {
+        s->nitems++;
+        err = s->item_cb ? s->item_cb(d, s->item_payload) : (slinky_doc_free(d), 0);
+        if (err)
+            return fail(s, err);
+        s->state = S_AFTER_ITEM;
+        return 0;
+    }
+    s->state = S_AFTER_VALUE;
+    return 0;
+}
+
+/* A complete member value (or key) of the envelope. */
+static int finish_value(slinky_kube__stream *s, const char *p, size_t n)
+{
+    int err = 0;
+    slinky_doc *d = NULL;
+    switch (s->route) {
+    case R_KEY: {
+        const char *k;
+        size_t kn;
+        if ((err = slinky_kube__json_string(&s->json, &k, &kn, p, n)) != 0)
+            return fail(s, err);
+        s->key_ok = kn < sizeof(s->key);
+        if (s->key_ok) {
+            memcpy(s->key, k, kn);
+            s->key[kn] = '\0';
+        }
+        s->state = S_COLON;
+        return 0;
+    }
+    case R_TYPE: {
+        const char *t;
+        size_t tn;
+        if ((err = slinky_kube__json_string(&s->json, &t, &tn, p, n)) != 0) {
+            slinky__error_set(SLINKY_EPARSE, "watch event type is not a string");
+            return fail(s, SLINKY_EPARSE);
+        }
+        if (tn >= sizeof(s->type) || memchr(t, '\0', tn))
+            return syntax(s, "watch event type is not a known string");
+        memcpy(s->type, t, tn);
+        s->type[tn] = '\0';
+        s->has_type = true;
+        break;
+    }
+    case R_SKIP:
+        if ((err = slinky_kube__json_parse(&s->json, NULL, p, n)) != 0)
+            return fail(s, err);
+        break;
+    default:
+        if ((err = slinky_doc_new(&d)) != 0)
+            return fail(s, err);
+        if ((err = slinky_kube__json_parse(&s->json, slinky_doc_root(d), p, n)) != 0) {
+            slinky_doc_free(d);
+            return fail(s, err);
+        }
+        return deliver(s, d);
+    }
+    s->state = S_AFTER_VALUE;
+    return 0;
+}
+
+/*
+ * Fast path for a value the caller keeps (metadata, object, item): parse it
+ * straight from the chunk. Returns bytes consumed, 0 when the value runs
+ * past the chunk (then it is captured and parsed once complete), or -1.
+ */
+static long direct(slinky_kube__stream *s, const char *data, size_t len, int route)
+{
+    slinky_doc *d = NULL;
+    int err = slinky_doc_new(&d);
+    if (err)
+        return fail(s, err), -1;
+    size_t used = 0;
+    bool truncated = false;
+    err = slinky_kube__json_parse_prefix(&s->json, slinky_doc_root(d), data, len, &used, &truncated);
+    if (err) {
+        slinky_doc_free(d);
+        if (truncated) {
+            slinky_error_clear();
+            return 0;
+        }
+        return fail(s, err), -1;
+    }
+    s->route = route;
+    if (deliver(s, d) != 0)
+        return -1;
+    return (long)used;
+}
+
+/* Begin capturing a value whose first byte is c. */
+static void begin_capture(slinky_kube__stream *s, char c, int route)
+{
+    s->capturing = true;
+    s->route = route;
+    s->cap_depth = 0;
+    s->cap_in_str = false;
+    s->cap_esc = false;
+    s->cap_kind = (c == '{' || c == '[') ? 0 : (c == '"' ? 1 : 2);
+    slinky__buf_clear(&s->cap);
+}
+
+/*
+ * Scan data[i..len) for the end of the captured value. Returns the index
+ * just past it, or len when it continues in the next chunk.
+ */
+static size_t scan(slinky_kube__stream *s, const char *data, size_t i, size_t len, bool *ended)
+{
+    *ended = false;
+    if (s->cap_kind == 2) {
+        for (; i < len; i++) {
+            char c = data[i];
+            if (c == ',' || c == '}' || c == ']' || c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+                *ended = true;
+                return i;
+            }
+        }
+        return len;
+    }
+    int depth = s->cap_depth;
+    bool in_str = s->cap_in_str, esc = s->cap_esc;
+    if (s->cap_kind == 1 && depth == 0 && !in_str && s->cap.len == 0) {
+        /* the opening quote */
+        in_str = true;
+        i++;
+    }
+    while (i < len) {
+        if (in_str) {
+            if (esc) {
+                esc = false;
+                i++;
+                continue;
+            }
+            /* skip plain bytes quickly */
+            const char *q = data + i, *e = data + len;
+            while (q < e && *q != '"' && *q != '\\')
+                q++;
+            i = (size_t)(q - data);
+            if (i >= len)
+                break;
+            if (*q == '\\') {
+                esc = true;
+            } else {
+                in_str = false;
+                if (s->cap_kind == 1) {
+                    *ended = true;
+                    return i + 1;
+                }
+            }
+            i++;
+            continue;
+        }
+        char c = data[i++];
+        if (c == '"') {
+            in_str = true;
+        } else if (c == '{' || c == '[') {
+            depth++;
+        } else if (c == '}' || c == ']') {
+            if (--depth == 0) {
+                *ended = true;
+                s->cap_depth = 0;
+                return i;
+            }
+        }
+    }
+    s->cap_depth = depth;
+    s->cap_in_str = in_str;
+    s->cap_esc = esc;
+    return len;
+}
+
+static int route_for(slinky_kube__stream *s)
+{
+    if (!s->key_ok)
+        return R_SKIP;
+    if (s->mode == SLINKY_KUBE__STREAM_EVENT) {
+        if (strcmp(s->key, "object") == 0)
+            return R_OBJECT;
+        if (strcmp(s->key, "type") == 0)
+            return R_TYPE;
+        return R_SKIP;
+    }
+    if (strcmp(s->key, "metadata") == 0)
+        return R_META;
+    return R_SKIP;
 }
 
 int slinky_kube__stream_feed(slinky_kube__stream *s, const char *data, size_t len)
 {
     if (s->err)
         return s->err;
-    yajl_status st = yajl_parse(s->yajl, (const unsigned char *)data, len);
-    if (st != yajl_status_ok)
-        return yajl_fail(s, st, data, len);
+    size_t i = 0;
+    while (i < len) {
+        if (s->capturing) {
+            size_t start = i;
+            bool ended;
+            size_t e = scan(s, data, i, len, &ended);
+            if (!ended) {
+                if (s->cap.len + (len - start) > s->max_value)
+                    return syntax(s, "value too large");
+                if (slinky__buf_put(&s->cap, data + start, len - start) != 0)
+                    return fail(s, SLINKY_ENOMEM);
+                return 0;
+            }
+            s->capturing = false;
+            int err;
+            if (s->cap.len == 0) {
+                err = finish_value(s, data + start, e - start);
+            } else {
+                if (slinky__buf_put(&s->cap, data + start, e - start) != 0)
+                    return fail(s, SLINKY_ENOMEM);
+                err = finish_value(s, s->cap.data, s->cap.len);
+                slinky__buf_clear(&s->cap);
+            }
+            if (err)
+                return err;
+            i = e;
+            continue;
+        }
+        char c = data[i];
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+            i++;
+            continue;
+        }
+        switch (s->state) {
+        case S_START:
+            if (c != '{')
+                return syntax(s, "expected a JSON object");
+            s->state = S_KEY_OR_END;
+            i++;
+            break;
+        case S_KEY_OR_END:
+        case S_KEY:
+            if (c == '}' && s->state == S_KEY_OR_END) {
+                s->state = S_DONE;
+                i++;
+                break;
+            }
+            if (c != '"')
+                return syntax(s, "object key expected");
+            begin_capture(s, c, R_KEY);
+            break;
+        case S_COLON:
+            if (c != ':')
+                return syntax(s, "':' expected");
+            s->state = S_VALUE;
+            i++;
+            break;
+        case S_VALUE:
+            if (s->mode == SLINKY_KUBE__STREAM_LIST && s->key_ok && strcmp(s->key, "items") == 0) {
+                if (c == '[') {
+                    s->state = S_ITEM_OR_END;
+                    i++;
+                    break;
+                }
+                if (c != 'n')
+                    return syntax(s, "list items is not an array");
+            }
+            if (c == ',' || c == '}' || c == ']' || c == ':')
+                return syntax(s, "value expected");
+            {
+                int r = route_for(s);
+                if (r == R_META || r == R_OBJECT) {
+                    long used = direct(s, data + i, len - i, r);
+                    if (used < 0)
+                        return s->err;
+                    if (used > 0) {
+                        i += (size_t)used;
+                        break;
+                    }
+                }
+                begin_capture(s, c, r);
+            }
+            break;
+        case S_AFTER_VALUE:
+            if (c == ',') {
+                s->state = S_KEY;
+            } else if (c == '}') {
+                s->state = S_DONE;
+            } else {
+                return syntax(s, "',' or '}' expected");
+            }
+            i++;
+            break;
+        case S_ITEM_OR_END:
+        case S_ITEM:
+            if (c == ']' && s->state == S_ITEM_OR_END) {
+                s->state = S_AFTER_VALUE;
+                i++;
+                break;
+            }
+            if (c == ',' || c == '}' || c == ']' || c == ':')
+                return syntax(s, "list item expected");
+            {
+                long used = direct(s, data + i, len - i, R_ITEM);
+                if (used < 0)
+                    return s->err;
+                if (used > 0) {
+                    i += (size_t)used;
+                    break;
+                }
+            }
+            begin_capture(s, c, R_ITEM);
+            break;
+        case S_AFTER_ITEM:
+            if (c == ',') {
+                s->state = S_ITEM;
+            } else if (c == ']') {
+                s->state = S_AFTER_VALUE;
+            } else {
+                return syntax(s, "',' or ']' expected in items");
+            }
+            i++;
+            break;
+        default:
+            return syntax(s, "trailing characters after the object");
+        }
+    }
     return 0;
 }
 
@@ -422,28 +400,15 @@ int slinky_kube__stream_end(slinky_kube__stream *s)
 {
     if (s->err)
         return s->err;
-    yajl_status st = yajl_complete_parse(s->yajl);
-    if (st != yajl_status_ok)
-        return yajl_fail(s, st, NULL, 0);
-    if (s->capturing || s->level != 0)
-        return s->err = slinky__error_set(SLINKY_EPARSE, "truncated JSON");
+    if (s->capturing && s->cap_kind == 2) {
+        /* a scalar ending the input */
+        s->capturing = false;
+        int err = finish_value(s, s->cap.data ? s->cap.data : "", s->cap.len);
+        slinky__buf_clear(&s->cap);
+        if (err)
+            return err;
+    }
+    if (s->capturing || s->state != S_DONE)
+        return syntax(s, "truncated JSON");
     return 0;
-}
-
-void slinky_kube__stream_release(slinky_kube__stream *s)
-{
-    if (s->yajl)
-        yajl_free(s->yajl);
-    s->yajl = NULL;
-    slinky_doc_free(s->cap_doc);
-    slinky_doc_free(s->object);
-    slinky_doc_free(s->meta);
-    s->cap_doc = s->object = s->meta = NULL;
-    s->capturing = false;
-}
-
-void slinky_kube__stream_dispose(slinky_kube__stream *s)
-{
-    slinky_kube__stream_release(s);
-    slinky_kube__builder_dispose(&s->b);
 }

@@ -1,23 +1,33 @@
-/* kube: streaming JSON parser for list replies and watch events (private). */
+/*
+ * kube: streaming reader for list replies and watch events (private).
+ * A resumable scanner walks the envelope object byte by byte (chunks may
+ * split anywhere), finds the extent of each member value, and hands only
+ * the values it needs (a list's metadata and each item, a watch event's
+ * type and object) to the strict JSON reader (json.h); other members are
+ * validated and dropped. Memory: one value's bytes when it spans chunks.
+ */
 #ifndef SLINKY_KUBE_STREAM_H
 #define SLINKY_KUBE_STREAM_H
 
-#include "kube_internal.h"
+#include "json.h"
 
 enum { SLINKY_KUBE__STREAM_EVENT = 0, SLINKY_KUBE__STREAM_LIST = 1 };
 
 typedef struct slinky_kube__stream {
     int mode;
-    void *yajl; /* yajl_handle */
-    int level;
-    bool in_items;
-    char key1[16];
-    int skip_depth;
+    int state;
+    char key[16];
+    bool key_ok;
+    /* current value capture */
     bool capturing;
-    int cap_kind; /* 0 object, 1 metadata, 2 item, 3 type */
-    slinky_doc *cap_doc;
-    slinky_kube__builder b;
-    int err; /* first error set by a callback */
+    int route;
+    int cap_kind; /* 0 container, 1 string, 2 scalar */
+    int cap_depth;
+    bool cap_in_str, cap_esc;
+    slinky__buf cap;
+    size_t max_value;
+    slinky_kube__json json;
+    int err;
     /* results */
     char type[16];
     bool has_type;
@@ -35,7 +45,7 @@ SLINKY_HIDDEN int slinky_kube__stream_feed(slinky_kube__stream *s, const char *d
 SLINKY_HIDDEN int slinky_kube__stream_end(slinky_kube__stream *s);
 /* Free the parse state but keep reusable buffers (begin may follow). */
 SLINKY_HIDDEN void slinky_kube__stream_release(slinky_kube__stream *s);
-/* Free everything the parse still holds (object, meta, partial capture, yajl). */
+/* Free everything the parse still holds. */
 SLINKY_HIDDEN void slinky_kube__stream_dispose(slinky_kube__stream *s);
 
 #endif

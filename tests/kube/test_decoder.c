@@ -95,6 +95,21 @@ static void test_errors(void **state)
         "{\"type\":\"ADDED\",\"object\":[]}\n",
         "{\"type\":\"ADDED\",\"object\":{}} trailing\n",
         "{\"type\":\"ADDED\",\"object\":{\"s\":\"\xff\"}}\n",
+        "{\"type\":\"ADDED\",\"object\":{\"s\":\"\\ud800\"}}\n",
+        "{\"type\":\"ADDED\",\"object\":{\"s\":\"\\udc00x\"}}\n",
+        "{\"type\":\"ADDED\",\"object\":{\"n\":01}}\n",
+        "{\"type\":\"ADDED\",\"object\":{\"n\":1.}}\n",
+        "{\"type\":\"ADDED\",\"object\":{\"n\":-}}\n",
+        "{\"type\":\"ADDED\",\"object\":{\"s\":\"a\x01b\"}}\n",
+        "{\"type\":\"ADDED\",\"object\":{\"s\":\"\xc0\xaf\"}}\n",
+        "{\"type\":\"ADDED\",\"object\":{\"s\":\"\xed\xa0\x80\"}}\n",
+        "{\"type\":\"ADDED\",\"object\":{\"s\":\"\\x\"}}\n",
+        "{\"type\":\"ADDED\",\"object\":{\"a\":1,}}\n",
+        "{\"type\":\"ADDED\",\"object\":{\"a\" 1}}\n",
+        "{\"type\":\"ADDED\",\"object\":{\"a\":tru}}\n",
+        "{\"type\":\"ADDED\" \"object\":{}}\n",
+        "{\"type\":\"ADDED\",\"object\":{}\n",
+        "{\"type\":\"ADDED\",\"object\":{\"k\\u0000\":1}}\n",
     };
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         slinky_kube_watch_decoder *d = NULL;
@@ -119,6 +134,42 @@ static void test_errors(void **state)
     assert_int_equal(slinky_kube_watch_decoder_feed(d, stream, 30, record, NULL), 0);
     assert_int_equal(slinky_kube_watch_decoder_finish(d, record, NULL), SLINKY_EPARSE);
     slinky_kube_watch_decoder_free(d);
+}
+
+static void test_json_values(void **state)
+{
+    (void)state;
+    /* surrogate pairs, escapes, numbers, deep but legal nesting */
+    static const char line[] =
+        "{\"type\":\"ADDED\",\"object\":{\"s\":\"\\ud83d\\ude00 \\\"q\\\" \\/ \\b\\f\\n\\r\\t \xc3\xa9\","
+        "\"i\":-9223372036854775808,\"d\":-1.5e-3,\"big\":18446744073709551616,\"z\":0,\"e\":{},\"a\":[[],[{}]]}}\n";
+    slinky_kube_watch_decoder *d = NULL;
+    assert_int_equal(slinky_kube_watch_decoder_new(&d, 0), 0);
+    seen s = {0};
+    assert_int_equal(slinky_kube_watch_decoder_feed(d, line, sizeof(line) - 1, record, &s), 0);
+    assert_int_equal(s.n, 1);
+    assert_non_null(strstr(s.log, "\"i\":-9223372036854775808"));
+    assert_non_null(strstr(s.log, "\"z\":0"));
+    assert_non_null(strstr(s.log, "\"a\":[[],[{}]]"));
+    assert_non_null(strstr(s.log, "\\\"q\\\""));
+    slinky_kube_watch_decoder_free(d);
+    /* nesting: 1000 levels are fine, 1001 are not */
+    for (int depth = 999; depth <= 1001; depth += 2) {
+        slinky__buf b = SLINKY__BUF_INIT;
+        slinky__buf_puts(&b, "{\"type\":\"ADDED\",\"object\":");
+        for (int i = 0; i < depth; i++)
+            slinky__buf_puts(&b, "{\"a\":");
+        slinky__buf_puts(&b, "1");
+        for (int i = 0; i < depth; i++)
+            slinky__buf_putc(&b, '}');
+        slinky__buf_puts(&b, "}\n");
+        assert_int_equal(slinky_kube_watch_decoder_new(&d, 0), 0);
+        seen t = {0};
+        int err = slinky_kube_watch_decoder_feed(d, b.data, b.len, record, &t);
+        assert_int_equal(err, depth <= 1000 ? 0 : SLINKY_EPARSE);
+        slinky_kube_watch_decoder_free(d);
+        slinky__buf_dispose(&b);
+    }
 }
 
 static slinky_status stop_cb(slinky_kube_event_type t, slinky_doc *obj, void *p)
@@ -199,6 +250,7 @@ int main(void)
         cmocka_unit_test(test_every_split),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_callback_stops),
+        cmocka_unit_test(test_json_values),
         cmocka_unit_test(test_list_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

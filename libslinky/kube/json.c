@@ -1,0 +1,481 @@
+/*
+ * kube: a strict RFC 8259 JSON reader that builds slinky_doc values
+ * directly (the hot path of list and watch decoding). One complete value
+ * per call; UTF-8 is validated, \u escapes (with surrogate pairs) decoded,
+ * lone surrogates rejected, nesting limited to 1000.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+
+#define MAX_DEPTH 1000
+
+typedef struct jp {
+    const char *p, *end, *start;
+    char *tmp; /* scratch for unescaped strings and keys */
+    size_t tmp_cap;
+    int err;
+    bool trunc; /* the error may only mean that the input stopped early */
+    bool plain; /* the last string had no escapes (so no NUL) */
+} jp;
+
+static int jerr(jp *j, const char *what)
+{
+    if (j->err == 0) {
+        /* every failure caused by missing input happens within 6 bytes of the end */
+        j->trunc = j->p + 6 >= j->end;
+        j->err = slinky__error_set(SLINKY_EPARSE, "invalid JSON at offset %zu: %s",
+                                   (size_t)(j->p - j->start), what);
+    }
+    return j->err;
+}
+
+static inline void ws(jp *j)
+{
+    while (j->p < j->end && (*j->p == ' ' || *j->p == '\n' || *j->p == '\r' || *j->p == '\t'))
+        j->p++;
+}
+
+static int tmp_reserve(jp *j, size_t n)
+{
+    if (n <= j->tmp_cap)
+        return 0;
+    size_t cap = j->tmp_cap ? j->tmp_cap : 256;
+    while (cap < n)
+        cap *= 2;
+    char *t = slinky__realloc(j->tmp, cap);
+    if (t == NULL)
+        return j->err = SLINKY_ENOMEM;
+    j->tmp = t;
+    j->tmp_cap = cap;
+    return 0;
+}
+
+static int hex4(const char *p, unsigned *out)
+{
+    unsigned v = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = p[i];
+        v <<= 4;
+        if (c >= '0' && c <= '9')
+            v |= (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            v |= (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            v |= (unsigned)(c - 'A' + 10);
+        else
+            return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* Length of a valid UTF-8 sequence starting at p (lead byte >= 0x80), or 0. */
+static size_t utf8_len(const unsigned char *p, const unsigned char *end)
+{
+    unsigned c = p[0];
+    if (c >= 0xC2 && c <= 0xDF)
+        return (end - p >= 2 && (p[1] & 0xC0) == 0x80) ? 2 : 0;
+    if (c >= 0xE0 && c <= 0xEF) {
+        if (end - p < 3 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80)
+            return 0;
+        if (c == 0xE0 && p[1] < 0xA0)
+            return 0; /* overlong */
+        if (c == 0xED && p[1] >= 0xA0)
+            return 0; /* surrogates */
+        return 3;
+    }
+    if (c >= 0xF0 && c <= 0xF4) {
+        if (end - p < 4 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80 || (p[3] & 0xC0) != 0x80)
+            return 0;
+        if (c == 0xF0 && p[1] < 0x90)
+            return 0;
+        if (c == 0xF4 && p[1] >= 0x90)
+            return 0;
+        return 4;
+    }
+    return 0;
+}
+
+/*
+ * Parse a string (j->p at the opening quote). s and n receive the text: a
+ * pointer into the input when it has no escapes, else into j->tmp.
+ */
+static int parse_string(jp *j, const char **s, size_t *n)
+{
+    const unsigned char *p = (const unsigned char *)j->p + 1;
+    const unsigned char *end = (const unsigned char *)j->end;
+    const unsigned char *begin = p;
+    /* fast path: plain ASCII without escapes, 8 bytes at a time */
+    while (end - p >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+        uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+        uint64_t special = ((q - ones) & ~q) | ((b - ones) & ~b) | (w - ones * 0x20) | w;
+        if (special & highs)
+            break;
+        p += 8;
+    }
+    while (p < end && *p != '"' && *p != '\\' && *p >= 0x20 && *p < 0x80)
+        p++;
+    if (p < end && *p == '"') {
+        *s = (const char *)begin;
+        *n = (size_t)(p - begin);
+        j->p = (const char *)p + 1;
+        j->plain = true;
+        return 0;
+    }
+    j->plain = false;
+    /* slow path: validate UTF-8, unescape into tmp */
+    size_t o = (size_t)(p - begin);
+    if (tmp_reserve(j, o + 64) != 0)
+        return j->err;
+    memcpy(j->tmp, begin, o);
+    while (p < end) {
+        unsigned c = *p;
+        if (c == '"') {
+            *s = j->tmp;
+            *n = o;
+            j->p = (const char *)p + 1;
+            return 0;
+        }
+        if (tmp_reserve(j, o + 8) != 0)
+            return j->err;
+        if (c < 0x20) {
+            j->p = (const char *)p;
+            return jerr(j, "control character in a string");
+        }
+        if (c < 0x80 && c != '\\') {
+            j->tmp[o++] = (char)c;
+            p++;
+            continue;
+        }
+        if (c >= 0x80) {
+            size_t l = utf8_len(p, end);
+            if (l == 0) {
+                j->p = (const char *)p;
+                return jerr(j, "invalid UTF-8 in a string");
+            }
+            memcpy(j->tmp + o, p, l);
+            o += l;
+            p += l;
+            continue;
+        }
+        /* escape */
+        if (end - p < 2) {
+            j->p = (const char *)p;
+            return jerr(j, "truncated escape");
+        }
+        char e = (char)p[1];
+        p += 2;
+        switch (e) {
+        case '"': j->tmp[o++] = '"'; break;
+        case '\\': j->tmp[o++] = '\\'; break;
+        case '/': j->tmp[o++] = '/'; break;
+        case 'b': j->tmp[o++] = '\b'; break;
+        case 'f': j->tmp[o++] = '\f'; break;
+        case 'n': j->tmp[o++] = '\n'; break;
+        case 'r': j->tmp[o++] = '\r'; break;
+        case 't': j->tmp[o++] = '\t'; break;
+        case 'u': {
+            unsigned cp;
+            if (end - p < 4 || hex4((const char *)p, &cp) != 0) {
+                j->p = (const char *)p;
+                return jerr(j, "bad \\u escape");
+            }
+            p += 4;
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                unsigned lo;
+                if (end - p < 6 || p[0] != '\\' || p[1] != 'u' || hex4((const char *)p + 2, &lo) != 0 ||
+                    lo < 0xDC00 || lo > 0xDFFF) {
+                    j->p = (const char *)p;
+                    return jerr(j, "lone surrogate in \\u escape");
+                }
+                p += 6;
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                j->p = (const char *)p;
+                return jerr(j, "lone surrogate in \\u escape");
+            }
+            if (cp < 0x80) {
+                j->tmp[o++] = (char)cp;
+            } else if (cp < 0x800) {
+                j->tmp[o++] = (char)(0xC0 | (cp >> 6));
+                j->tmp[o++] = (char)(0x80 | (cp & 0x3F));
+            } else if (cp < 0x10000) {
+                j->tmp[o++] = (char)(0xE0 | (cp >> 12));
+                j->tmp[o++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+                j->tmp[o++] = (char)(0x80 | (cp & 0x3F));
+            } else {
+                j->tmp[o++] = (char)(0xF0 | (cp >> 18));
+                j->tmp[o++] = (char)(0x80 | ((cp >> 12) & 0x3F));
+                j->tmp[o++] = (char)(0x80 | ((cp >> 6) & 0x3F));
+                j->tmp[o++] = (char)(0x80 | (cp & 0x3F));
+            }
+            break;
+        }
+        default:
+            j->p = (const char *)p - 1;
+            return jerr(j, "unknown escape");
+        }
+    }
+    j->p = (const char *)p;
+    return jerr(j, "unterminated string");
+}
+
+static int parse_number(jp *j, slinky_doc_value *v)
+{
+    const char *p = j->p, *s = p;
+    bool integral = true;
+    if (p < j->end && *p == '-')
+        p++;
+    if (p >= j->end)
+        return jerr(j, "truncated number");
+    if (*p == '0') {
+        p++;
+    } else if (*p >= '1' && *p <= '9') {
+        while (p < j->end && *p >= '0' && *p <= '9')
+            p++;
+    } else {
+        return jerr(j, "invalid number");
+    }
+    if (p < j->end && *p == '.') {
+        integral = false;
+        p++;
+        if (p >= j->end || *p < '0' || *p > '9') {
+            j->p = p;
+            return jerr(j, "digit expected after '.'");
+        }
+        while (p < j->end && *p >= '0' && *p <= '9')
+            p++;
+    }
+    if (p < j->end && (*p == 'e' || *p == 'E')) {
+        integral = false;
+        p++;
+        if (p < j->end && (*p == '+' || *p == '-'))
+            p++;
+        if (p >= j->end || *p < '0' || *p > '9') {
+            j->p = p;
+            return jerr(j, "digit expected in exponent");
+        }
+        while (p < j->end && *p >= '0' && *p <= '9')
+            p++;
+    }
+    j->p = p;
+    if (v == NULL)
+        return 0;
+    size_t len = (size_t)(p - s);
+    char buf[64];
+    char *text = len < sizeof(buf) ? buf : slinky__strndup(s, len);
+    if (text == NULL)
+        return j->err = SLINKY_ENOMEM;
+    if (text == buf) {
+        memcpy(buf, s, len);
+        buf[len] = '\0';
+    }
+    int err = 0;
+    if (integral) {
+        errno = 0;
+        char *e;
+        long long ll = strtoll(text, &e, 10);
+        if (errno == 0 && *e == '\0')
+            err = slinky_doc_value_set_int(v, (int64_t)ll);
+        else
+            integral = false;
+    }
+    if (!integral)
+        err = slinky_doc_value_set_double(v, strtod(text, NULL));
+    if (text != buf)
+        free(text);
+    if (err)
+        j->err = err;
+    return err;
+}
+
+static int literal(jp *j, const char *word, size_t n)
+{
+    if ((size_t)(j->end - j->p) < n || memcmp(j->p, word, n) != 0)
+        return jerr(j, "invalid literal");
+    j->p += n;
+    return 0;
+}
+
+static int parse_value(jp *j, slinky_doc_value *v, int depth);
+
+static int parse_object(jp *j, slinky_doc_value *v, int depth)
+{
+    j->p++; /* { */
+    if (v && slinky_doc_value_set_object(v) != 0)
+        return j->err = slinky_error_last()->code;
+    ws(j);
+    if (j->p < j->end && *j->p == '}') {
+        j->p++;
+        return 0;
+    }
+    char kbuf[128];
+    for (;;) {
+        ws(j);
+        if (j->p >= j->end || *j->p != '"')
+            return jerr(j, "object key expected");
+        const char *k;
+        size_t kn;
+        if (parse_string(j, &k, &kn) != 0)
+            return j->err;
+        slinky_doc_value *child = NULL;
+        if (v) {
+            char *key = kbuf;
+            if (kn >= sizeof(kbuf) && (key = slinky__strndup(k, kn)) == NULL)
+                return j->err = SLINKY_ENOMEM;
+            if (key == kbuf) {
+                memcpy(kbuf, k, kn);
+                kbuf[kn] = '\0';
+            }
+            int err = (!j->plain && memchr(k, '\0', kn)) ? jerr(j, "object key contains a NUL")
+                                                         : slinky_doc_value_object_put(&child, v, key);
+            if (key != kbuf)
+                free(key);
+            if (err)
+                return j->err = err;
+        }
+        ws(j);
+        if (j->p >= j->end || *j->p != ':')
+            return jerr(j, "':' expected");
+        j->p++;
+        if (parse_value(j, child, depth + 1) != 0)
+            return j->err;
+        ws(j);
+        if (j->p < j->end && *j->p == ',') {
+            j->p++;
+            continue;
+        }
+        if (j->p < j->end && *j->p == '}') {
+            j->p++;
+            return 0;
+        }
+        return jerr(j, "',' or '}' expected");
+    }
+}
+
+static int parse_array(jp *j, slinky_doc_value *v, int depth)
+{
+    j->p++; /* [ */
+    if (v && slinky_doc_value_set_array(v) != 0)
+        return j->err = slinky_error_last()->code;
+    ws(j);
+    if (j->p < j->end && *j->p == ']') {
+        j->p++;
+        return 0;
+    }
+    for (;;) {
+        slinky_doc_value *child = NULL;
+        if (v && slinky_doc_value_array_append(&child, v) != 0)
+            return j->err = slinky_error_last()->code;
+        if (parse_value(j, child, depth + 1) != 0)
+            return j->err;
+        ws(j);
+        if (j->p < j->end && *j->p == ',') {
+            j->p++;
+            continue;
+        }
+        if (j->p < j->end && *j->p == ']') {
+            j->p++;
+            return 0;
+        }
+        return jerr(j, "',' or ']' expected");
+    }
+}
+
+static int parse_value(jp *j, slinky_doc_value *v, int depth)
+{
+    if (depth > MAX_DEPTH)
+        return jerr(j, "nested too deeply");
+    ws(j);
+    if (j->p >= j->end)
+        return jerr(j, "value expected");
+    switch (*j->p) {
+    case '{':
+        return parse_object(j, v, depth);
+    case '[':
+        return parse_array(j, v, depth);
+    case '"': {
+        const char *s;
+        size_t n;
+        if (parse_string(j, &s, &n) != 0)
+            return j->err;
+        if (v && slinky_doc_value_set_string_len(v, s, n) != 0)
+            return j->err = slinky_error_last()->code;
+        return 0;
+    }
+    case 't':
+        if (literal(j, "true", 4) != 0)
+            return j->err;
+        return v ? (j->err = slinky_doc_value_set_bool(v, true)) : 0;
+    case 'f':
+        if (literal(j, "false", 5) != 0)
+            return j->err;
+        return v ? (j->err = slinky_doc_value_set_bool(v, false)) : 0;
+    case 'n':
+        if (literal(j, "null", 4) != 0)
+            return j->err;
+        return v ? (j->err = slinky_doc_value_set_null(v)) : 0;
+    default:
+        return parse_number(j, v);
+    }
+}
+
+void slinky_kube__json_init(slinky_kube__json *j)
+{
+    memset(j, 0, sizeof(*j));
+}
+
+void slinky_kube__json_dispose(slinky_kube__json *j)
+{
+    free(j->tmp);
+    memset(j, 0, sizeof(*j));
+}
+
+int slinky_kube__json_parse(slinky_kube__json *ctx, slinky_doc_value *target, const char *data,
+                            size_t len)
+{
+    jp j = {data, data + len, data, ctx->tmp, ctx->tmp_cap, 0, false, false};
+    int err = parse_value(&j, target, 0);
+    if (err == 0) {
+        ws(&j);
+        if (j.p != j.end)
+            err = jerr(&j, "trailing characters after the value");
+    }
+    ctx->tmp = j.tmp;
+    ctx->tmp_cap = j.tmp_cap;
+    return err;
+}
+
+int slinky_kube__json_parse_prefix(slinky_kube__json *ctx, slinky_doc_value *target,
+                                   const char *data, size_t len, size_t *consumed, bool *truncated)
+{
+    jp j = {data, data + len, data, ctx->tmp, ctx->tmp_cap, 0, false, false};
+    int err = parse_value(&j, target, 0);
+    ctx->tmp = j.tmp;
+    ctx->tmp_cap = j.tmp_cap;
+    *truncated = err == SLINKY_EPARSE && j.trunc;
+    *consumed = (size_t)(j.p - data);
+    return err;
+}
+
+int slinky_kube__json_string(slinky_kube__json *ctx, const char **s, size_t *n, const char *data,
+                             size_t len)
+{
+    jp j = {data, data + len, data, ctx->tmp, ctx->tmp_cap, 0, false, false};
+    ws(&j);
+    int err = (j.p < j.end && *j.p == '"') ? parse_string(&j, s, n) : jerr(&j, "string expected");
+    if (err == 0) {
+        ws(&j);
+        if (j.p != j.end)
+            err = jerr(&j, "trailing characters after the string");
+    }
+    ctx->tmp = j.tmp;
+    ctx->tmp_cap = j.tmp_cap;
+    return err;
+}
