@@ -24,24 +24,14 @@ void slinky_doc__builder_dispose(slinky_doc__builder *b)
     memset(b, 0, sizeof(*b));
 }
 
-int slinky_doc__builder_open(slinky_doc__builder *b, int is_object)
+int slinky_doc__builder_grow_frames(slinky_doc__builder *b)
 {
-    if (b->depth == b->cap_frames) {
-        size_t cap = b->cap_frames ? b->cap_frames * 2 : 32;
-        slinky_doc__frame *f = realloc(b->frames, cap * sizeof(*f));
-        if (!f)
-            return slinky__error_oom();
-        b->frames = f;
-        b->cap_frames = cap;
-    }
-    slinky_doc__frame *f = &b->frames[b->depth++];
-    f->start = b->n_entries;
-    f->is_object = is_object;
-    f->have_key = 0;
-    f->key = NULL;
-    f->keylen = 0;
-    f->key_flags = 0;
-    f->anchor = NULL;
+    size_t cap = b->cap_frames ? b->cap_frames * 2 : 32;
+    slinky_doc__frame *f = realloc(b->frames, cap * sizeof(*f));
+    if (!f)
+        return slinky__error_oom();
+    b->frames = f;
+    b->cap_frames = cap;
     return 0;
 }
 
@@ -58,7 +48,7 @@ int slinky_doc__builder_grow(slinky_doc__builder *b)
 
 const char *slinky_doc__builder_key(slinky_doc__builder *b, const char *key, size_t len)
 {
-    if (len > 64 || len < 8)
+    if (len > 64 || len == 0)
         return slinky_doc__strdup(b->doc, key, len);
     if (!b->key_cache) {
         b->key_cache = calloc(SLINKY_DOC__KEY_CACHE, sizeof(*b->key_cache));
@@ -66,8 +56,16 @@ const char *slinky_doc__builder_key(slinky_doc__builder *b, const char *key, siz
             return slinky_doc__strdup(b->doc, key, len);
     }
     uint64_t head, tail;
-    memcpy(&head, key, 8);
-    memcpy(&tail, key + len - 8, 8);
+    if (len >= 8) {
+        memcpy(&head, key, 8);
+        memcpy(&tail, key + len - 8, 8);
+    } else {
+        /* short keys: compose the word byte by byte (reading 8 bytes could overrun) */
+        head = 0;
+        for (size_t i = 0; i < len; i++)
+            head |= (uint64_t)(unsigned char)key[i] << (8 * i);
+        tail = head;
+    }
     uint64_t h = (head ^ (tail * 0x9E3779B97F4A7C15ULL) ^ len) * 0xff51afd7ed558ccdULL;
     struct slinky_doc__key_slot *s = &b->key_cache[(h >> 40) & (SLINKY_DOC__KEY_CACHE - 1)];
     if (s->len == len && s->head == head && s->tail == tail &&

@@ -186,8 +186,23 @@ typedef struct slinky_doc__builder {
 
 SLINKY_HIDDEN void slinky_doc__builder_init(slinky_doc__builder *b, slinky_doc *doc);
 SLINKY_HIDDEN void slinky_doc__builder_dispose(slinky_doc__builder *b);
+SLINKY_HIDDEN int slinky_doc__builder_grow_frames(slinky_doc__builder *b);
+
 /** Open a container (ENOMEM); the caller checks the depth limit. */
-SLINKY_HIDDEN int slinky_doc__builder_open(slinky_doc__builder *b, int is_object);
+static inline int slinky_doc__builder_open(slinky_doc__builder *b, int is_object)
+{
+    if (b->depth == b->cap_frames && slinky_doc__builder_grow_frames(b) < 0)
+        return SLINKY_ENOMEM;
+    slinky_doc__frame *f = &b->frames[b->depth++];
+    f->start = b->n_entries;
+    f->is_object = is_object;
+    f->have_key = 0;
+    f->key = NULL;
+    f->keylen = 0;
+    f->key_flags = 0;
+    f->anchor = NULL;
+    return 0;
+}
 /** Close the innermost container; *out receives it (not yet added to its parent). */
 SLINKY_HIDDEN int slinky_doc__builder_close(slinky_doc__builder *b, slinky_doc_value **out);
 SLINKY_HIDDEN int slinky_doc__builder_grow(slinky_doc__builder *b);
