@@ -168,10 +168,12 @@ static void wait_idle(const char *node)
 
 static void start_dynamic_node(const char *node, const char *feature)
 {
-    assert_int_equal(sh("slurmd -f %s -Z -N %s --conf '%s Features=%s NodeAddr=127.0.0.1 "
-                        "NodeHostname=localhost' </dev/null >%s/log/%s.out 2>&1",
-                        CONF, node, HW, feature, T, node),
-                     0);
+    if (sh("slurmd -f %s -Z -N %s --conf '%s Features=%s NodeAddr=127.0.0.1 "
+           "NodeHostname=localhost' </dev/null >%s/log/%s.out 2>&1",
+           CONF, node, HW, feature, T, node) != 0) {
+        sh("cat %s/log/%s.out >&2; tail -5 %s/log/slurmd-%s.log >&2", T, node, T, node);
+        fail_msg("slurmd %s did not start", node);
+    }
     wait_idle(node);
 }
 
@@ -316,6 +318,8 @@ static int setup(void **state)
     hw[strcspn(hw, "\n")] = '\0';
     snprintf(HW, sizeof(HW), "%s", hw);
     free(hw);
+    /* the folders the local profile names (the harness may lay out its own differently) */
+    sh("mkdir -p %s/spool %s/state %s/log %s/run", T, T, T, T);
     /* the jwt key the rendered AuthAltParameters names */
     sh("head -c 32 /dev/urandom > %s/etc/jwt.key && chmod 600 %s/etc/jwt.key", T, T);
     return 0;
