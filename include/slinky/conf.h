@@ -169,6 +169,18 @@ SLINKY_API const char *slinky_conf_record_name_at(const slinky_conf *conf, const
 SLINKY_API const char *slinky_conf_record_get(const slinky_conf *conf, const char *type,
                                               const char *name, const char *key);
 
+/**
+ * Set `key` in the record line `type`=`name` of the top file (the last such
+ * line; exact name, e.g. ("PartitionName", "debug", "MaxTime", "60")): the
+ * value is replaced (or the pair appended); the line keeps its other pairs in
+ * order, its indentation and its trailing comment; no other line changes.
+ * Errors: EINVALID (unknown type, the name key itself, empty value, a quote
+ * or newline), ENOTFOUND (no such line in the top file).
+ */
+SLINKY_API slinky_status slinky_conf_record_set(slinky_conf *conf, const char *type,
+                                                const char *name, const char *key,
+                                                const char *value);
+
 /* ------------------------------------------------------------ hostlists */
 
 /**
@@ -362,7 +374,11 @@ SLINKY_API slinky_status slinky_conf_merge_parameters(char **out, const char *co
                                                       const char *const *const *values,
                                                       size_t key_count);
 
-/** cgroup.conf: CgroupPlugin=cgroup/v2 and IgnoreSystemd=yes (upstream). */
+/**
+ * cgroup.conf: CgroupPlugin=cgroup/v2 and IgnoreSystemd=yes (upstream; the
+ * local profile: autodetect on 22.05, disabled later). Like upstream, callers
+ * skip it when the user supplies a cgroup.conf (cluster.has_cgroup_conf).
+ */
 SLINKY_API slinky_status slinky_conf_render_cgroup(char **out, const slinky_conf_profile *profile);
 
 /** An Accounting as slurmdbd.conf needs it (strings borrowed for the call). */

@@ -87,16 +87,36 @@ struct getscan {
     const char *value;
 };
 
+/*
+ * In gres.conf and job_container.conf several global pairs may share a line
+ * ("AutoBasePath=true BasePath=/x"); lines that start with NodeName= (or
+ * Name= in gres.conf) are per-node records, not globals.
+ */
+static int global_line(const slinky_conf *f, const slinky_conf__line *l)
+{
+    if (l->type == SLINKY_CONF_LINE_PAIR)
+        return 1;
+    if (l->type != SLINKY_CONF_LINE_RECORD || f->kind == SLINKY_CONF_KIND_SLURM)
+        return 0;
+    return !slinky_conf__ieq(l->pairs[0].key, "NodeName") &&
+           !(f->kind == SLINKY_CONF_KIND_GRES && slinky_conf__ieq(l->pairs[0].key, "Name"));
+}
+
 static int get_visit(const slinky_conf *f, const slinky_conf__line *l, void *payload)
 {
     struct getscan *g = payload;
-    (void)f;
-    if (l->type != SLINKY_CONF_LINE_PAIR || !slinky_conf__ieq(l->pairs[0].key, g->key))
+    if (!global_line(f, l))
         return 0;
-    if (g->want == SIZE_MAX || g->seen == g->want)
-        g->value = l->pairs[0].value;
-    g->seen++;
-    return g->want != SIZE_MAX && g->seen > g->want;
+    for (size_t i = 0; i < l->npairs; i++) {
+        if (!slinky_conf__ieq(l->pairs[i].key, g->key))
+            continue;
+        if (g->want == SIZE_MAX || g->seen == g->want)
+            g->value = l->pairs[i].value;
+        g->seen++;
+        if (g->want != SIZE_MAX && g->seen > g->want)
+            return 1;
+    }
+    return 0;
 }
 
 const char *slinky_conf_get(const slinky_conf *conf, const char *key)
@@ -467,4 +487,104 @@ const char *slinky_conf_record_get(const slinky_conf *conf, const char *type, co
     }
     slinky_conf__records_free(r, n);
     return v;
+}
+
+/* ---------------------------------------------------------------- record edits */
+
+slinky_status slinky_conf_record_set(slinky_conf *conf, const char *type, const char *name,
+                                     const char *key, const char *value)
+{
+    if (!conf || !type || !name || !key)
+        return slinky__error_set(SLINKY_EINVALID, "conf: record_set: NULL argument");
+    const char *rt = slinky_conf__record_type(type);
+    if (!rt || conf->kind != SLINKY_CONF_KIND_SLURM)
+        return slinky__error_set(SLINKY_EINVALID, "conf: record_set: \"%s\" is not a record type",
+                                 type);
+    int rc = 0;
+    if (!*key || slinky_conf__ieq(key, rt) || strpbrk(key, "= \t\"#\n"))
+        return slinky__error_set(SLINKY_EINVALID, "conf: record_set: invalid key \"%s\"", key);
+    if (!value || !*value || strpbrk(value, "\"\n\r"))
+        return slinky__error_set(SLINKY_EINVALID,
+                                 "conf: record_set: %s: empty value or a quote/newline in it", key);
+    slinky_conf__line *l = NULL;
+    for (size_t i = conf->nlines; i-- > 0;)
+        if (conf->lines[i].type == SLINKY_CONF_LINE_RECORD && conf->lines[i].rtype == rt &&
+            !strcmp(conf->lines[i].pairs[0].value, name)) {
+            l = &conf->lines[i];
+            break;
+        }
+    if (!l)
+        return slinky__error_set(SLINKY_ENOTFOUND, "conf: record_set: no %s=%s line in %s", rt,
+                                 name, conf->filename);
+    /* the new pairs: the old ones with `key` replaced (every occurrence), or one appended */
+    size_t n = l->npairs, found = 0;
+    slinky_conf__pair *np = slinky__calloc(n + 1, sizeof(*np));
+    if (!np)
+        return SLINKY_ENOMEM;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const slinky_conf__pair *p = &l->pairs[i];
+        int hit = i > 0 && slinky_conf__ieq(p->key, key);
+        found += hit;
+        const char *v = hit ? value : p->value;
+        char *blk = slinky__malloc(strlen(p->key) + strlen(v) + 2);
+        if (!blk) {
+            rc = SLINKY_ENOMEM;
+            break;
+        }
+        strcpy(blk, p->key);
+        np[i].key = blk;
+        np[i].value = strcpy(blk + strlen(p->key) + 1, v);
+    }
+    size_t nn = n;
+    if (rc == 0 && !found) {
+        char *blk = slinky__malloc(strlen(key) + strlen(value) + 2);
+        if (!blk)
+            rc = SLINKY_ENOMEM;
+        else {
+            strcpy(blk, key);
+            np[nn].key = blk;
+            np[nn].value = strcpy(blk + strlen(key) + 1, value);
+            nn++;
+        }
+    }
+    /* render the line: indentation, pairs, the old trailing comment, the old line end */
+    slinky__buf b = SLINKY__BUF_INIT;
+    const char *raw = l->raw;
+    size_t end = l->raw_len;
+    const char *eol = end >= 2 && raw[end - 2] == '\r' && raw[end - 1] == '\n' ? "\r\n"
+                      : end >= 1 && raw[end - 1] == '\n'                     ? "\n"
+                                                                             : "";
+    size_t cend = end - strlen(eol), comment_off = 0;
+    slinky__buf_put(&b, raw, (size_t)l->indent);
+    for (size_t i = 0; rc == 0 && i < nn; i++) {
+        if (i)
+            slinky__buf_putc(&b, ' ');
+        np[i].column = (int)b.len + 1;
+        slinky__buf_printf(&b, "%s=", np[i].key);
+        np[i].vcolumn = (int)b.len + 1;
+        slinky_conf__put_value(&b, np[i].value);
+    }
+    comment_off = b.len;
+    int had_comment = l->comment_off < cend;
+    if (had_comment)
+        slinky__buf_put(&b, raw + l->comment_off, cend - l->comment_off);
+    slinky__buf_puts(&b, eol);
+    if (rc == 0 && b.failed)
+        rc = SLINKY_ENOMEM;
+    if (rc < 0) {
+        for (size_t i = 0; i < nn; i++)
+            free(np[i].key);
+        free(np);
+        slinky__buf_dispose(&b);
+        return slinky__error_oom();
+    }
+    for (size_t i = 0; i < l->npairs; i++)
+        free(l->pairs[i].key);
+    free(l->pairs);
+    free(l->raw);
+    l->pairs = np;
+    l->npairs = nn;
+    l->raw = slinky__buf_detach(&b, &l->raw_len);
+    l->comment_off = had_comment ? comment_off : l->raw_len;
+    return 0;
 }

@@ -197,6 +197,14 @@ static void test_line_types(void **state)
     c = load("gres.conf", SLINKY_CONF_KIND_GRES);
     assert_int_equal(slinky_conf_line_type_at(c, 2), SLINKY_CONF_LINE_RECORD);
     assert_int_equal(slinky_conf_line_type_at(c, 1), SLINKY_CONF_LINE_PAIR);
+    assert_string_equal(slinky_conf_get(c, "AutoDetect"), "off");
+    assert_null(slinky_conf_get(c, "File")); /* per-node/per-gres lines are not globals */
+    slinky_conf_free(c);
+    /* several global pairs on one job_container.conf line */
+    c = load("job_container.conf", SLINKY_CONF_KIND_JOB_CONTAINER);
+    assert_string_equal(slinky_conf_get(c, "BasePath"), "/var/nvme/storage");
+    assert_string_equal(slinky_conf_get(c, "autobasepath"), "true");
+    assert_null(slinky_conf_get(c, "Dirs"));
     slinky_conf_free(c);
 }
 
@@ -297,6 +305,31 @@ static void test_set_appends_and_continuation(void **state)
     slinky_conf_free(c);
 }
 
+static void test_record_set(void **state)
+{
+    (void)state;
+    slinky_conf *c = load("grammar.conf", SLINKY_CONF_KIND_SLURM);
+    char *before = NULL, *after = NULL;
+    assert_int_equal(slinky_conf_render(&before, NULL, c), 0);
+    assert_int_equal(slinky_conf_record_set(c, "partitionname", "p3", "MaxTime", "20"), 0);
+    assert_int_equal(slinky_conf_record_set(c, "PartitionName", "p3", "Hidden", "YES"), 0);
+    assert_int_equal(slinky_conf_record_set(c, "NodeName", "n8", "Reason", "new reason"), 0);
+    assert_int_equal(slinky_conf_render(&after, NULL, c), 0);
+    assert_int_equal(changed_lines(before, after), 2);
+    assert_non_null(strstr(after, "\nPartitionName=p3 Nodes=ns MaxTime=20 Hidden=YES\n"));
+    assert_non_null(strstr(after, "\nNodeName=n8 NodeAddr=127.0.0.1 RealMemory=300 Reason=\"new reason\"\n"));
+    assert_string_equal(slinky_conf_record_get(c, "PartitionName", "p3", "MaxTime"), "20");
+    assert_string_equal(slinky_conf_record_get(c, "NodeName", "n8", "Reason"), "new reason");
+    assert_string_equal(slinky_conf_record_get(c, "NodeName", "n8", "Features"), "f2");
+    assert_int_equal(slinky_conf_record_set(c, "PartitionName", "nosuch", "MaxTime", "1"), SLINKY_ENOTFOUND);
+    assert_int_equal(slinky_conf_record_set(c, "PartitionName", "p3", "PartitionName", "x"), SLINKY_EINVALID);
+    assert_int_equal(slinky_conf_record_set(c, "Bogus", "p3", "MaxTime", "1"), SLINKY_EINVALID);
+    assert_int_equal(slinky_conf_record_set(c, "PartitionName", "p3", "MaxTime", ""), SLINKY_EINVALID);
+    slinky_free(after);
+    slinky_free(before);
+    slinky_conf_free(c);
+}
+
 static void expect_parse_error(const char *text, int line, int col, const char *msg)
 {
     slinky_conf *c = NULL;
@@ -350,6 +383,7 @@ int main(void)
         cmocka_unit_test(test_line_types),
         cmocka_unit_test(test_set_changes_one_line),
         cmocka_unit_test(test_set_appends_and_continuation),
+        cmocka_unit_test(test_record_set),
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_include_missing),
     };
