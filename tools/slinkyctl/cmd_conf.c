@@ -435,7 +435,8 @@ int slinkyctl_cmd_conf(int argc, char **argv)
     if (!strcmp(sub, "check"))
         return cmd_check(argc, argv);
     /* set/get/unset on a live Controller when the first argument is not a file */
-    if ((!strcmp(sub, "set") || !strcmp(sub, "get") || !strcmp(sub, "unset")) && argc > 1 &&
+    if (slinkyctl_conf_controller &&
+        (!strcmp(sub, "set") || !strcmp(sub, "get") || !strcmp(sub, "unset")) && argc > 1 &&
         access(argv[1], F_OK) != 0)
         return slinkyctl_conf_controller(argc, argv);
     if (!strcmp(sub, "get"))

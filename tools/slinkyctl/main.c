@@ -30,7 +30,6 @@ int main(int argc, char **argv)
         {"ledger", slinkyctl_cmd_ledger, "identity ledger: show, verify, replay, export"},
         {"jail", slinkyctl_cmd_jail, "job jail specs: validate, render"},
         {"kube", slinkyctl_cmd_kube, "talk to a Kubernetes API server"},
-        {"operator", slinkyctl_cmd_operator, "run the Slinky operator loop"},
     };
     size_t n = sizeof(cmds) / sizeof(cmds[0]);
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
