@@ -143,15 +143,15 @@ int as_fault_admin(as_server *s, const as_req *req, as_resp *resp)
     f->bytes = slinky_doc_value_path_int(r, "bytes", 1);
     f->events = slinky_doc_value_path_int(r, "events", 1);
     slinky_doc_free(d);
-    if (strcmp(kind, "status") != 0)
+    if (strcmp(f->kind, "status") != 0)
         f->code = 0;
-    if (strcmp(kind, "delay") != 0)
+    if (strcmp(f->kind, "delay") != 0)
         f->ms = 0;
-    if (strcmp(kind, "tiny-chunks") != 0)
+    if (strcmp(f->kind, "tiny-chunks") != 0)
         f->bytes = 0;
-    if (strcmp(kind, "close-watch") != 0)
+    if (strcmp(f->kind, "close-watch") != 0)
         f->events = 0;
-    if (!strcmp(kind, "status") && f->code == 429 && !f->retry_after)
+    if (!strcmp(f->kind, "status") && f->code == 429 && !f->retry_after)
         f->retry_after = 1;
     pthread_mutex_lock(&s->fault_lock);
     as_fault **tail = &s->faults;

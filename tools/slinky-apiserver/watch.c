@@ -92,6 +92,7 @@ struct as_watch {
     as_rtype *rt;
     char *gv;
     char *version;
+    char *ns; /* the filter's namespace (the route's storage is gone later) */
     as_filter f;
     uint64_t next_rv;
     slinky__buf pending;
@@ -170,6 +171,7 @@ void as_watch_free(as_watch *w)
     slinky__buf_dispose(&w->pending);
     free(w->gv);
     free(w->version);
+    free(w->ns);
     free(w);
 }
 
@@ -212,9 +214,11 @@ int as_watch_start(as_server *s, const as_req *req, as_resp *resp, as_rtype *rt,
     w->gv = *rt->group ? slinky__sprintf("%s/%s", rt->group, route->version)
                        : slinky__strdup(route->version);
     w->version = slinky__strdup(route->version);
-    if (as_filter_init(&w->f, req, rt->namespaced ? route->ns : NULL, resp) != 0) {
+    w->ns = rt->namespaced && route->ns ? slinky__strdup(route->ns) : NULL;
+    if (as_filter_init(&w->f, req, w->ns, resp) != 0) {
         free(w->gv);
         free(w->version);
+        free(w->ns);
         free(w);
         return 400;
     }
