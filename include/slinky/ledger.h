@@ -258,6 +258,17 @@ SLINKY_API slinky_status slinky_ledger_pull(slinky_ledger *ledger, const char *r
 /* Replay into sinks                                                  */
 /* ------------------------------------------------------------------ */
 
+/*
+ * Sinks. Kanidm cannot be installed on the development machines, so the
+ * Kanidm sink is tested with a stand-in program that records its argv and
+ * answers "not found" to every lookup; the commands follow the kanidm CLI
+ * (person create, person/group posix set --gidnumber, group create,
+ * group add-members, person ssh add-publickey). The POSIX sink also provides
+ * the user entries (passwd/shadow with '*' passwords: no password matches,
+ * key logins work; '!' and expired for disabled users) that sshd on the login
+ * pod needs for seamless SSH (see slinky_ledger_sshd_render()).
+ */
+
 /** Sinks (bit flags). */
 enum slinky_ledger_sink {
     SLINKY_LEDGER_SINK_POSIX = 1,  /**< passwd/group/shadow/authorized_keys under a root */

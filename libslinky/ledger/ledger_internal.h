@@ -63,6 +63,11 @@ SLINKY_HIDDEN int slinky_ledger__git_error(int code, const char *what);
 SLINKY_HIDDEN int slinky_ledger__tree_read(char **out, size_t *len_out, git_repository *repo,
                                            git_tree *tree, const char *path);
 
+/** Call fn on every blob of dir/<shard>/ in tree (records of one kind). */
+SLINKY_HIDDEN int slinky_ledger__each_blob(git_repository *repo, git_tree *root, const char *dir,
+                                           int (*fn)(void *ctx, const char *data, size_t len),
+                                           void *ctx);
+
 /** Lookup tip commit of refs/heads/main. */
 SLINKY_HIDDEN int slinky_ledger__tip(git_commit **out, git_repository *repo);
 

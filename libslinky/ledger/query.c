@@ -22,8 +22,8 @@ static int tip_tree(git_tree **out, git_oid *commit_out, slinky_ledger *l)
     return rc;
 }
 
-/* Append every record blob under dir/<shard>/ to b, comma separated. */
-static int dump_records(slinky__buf *b, git_repository *repo, git_tree *root, const char *dir)
+int slinky_ledger__each_blob(git_repository *repo, git_tree *root, const char *dir,
+                             int (*fn)(void *ctx, const char *data, size_t len), void *ctx)
 {
     git_tree_entry *e = NULL;
     if (git_tree_entry_bypath(&e, root, dir) < 0) {
@@ -31,7 +31,7 @@ static int dump_records(slinky__buf *b, git_repository *repo, git_tree *root, co
         return 0;
     }
     git_tree *t = NULL;
-    int rc = 0, first = 1;
+    int rc = 0;
     if (git_tree_lookup(&t, repo, git_tree_entry_id(e)) < 0)
         rc = slinky_ledger__git_error(SLINKY_EGIT, dir);
     git_tree_entry_free(e);
@@ -44,23 +44,42 @@ static int dump_records(slinky__buf *b, git_repository *repo, git_tree *root, co
             rc = slinky_ledger__git_error(SLINKY_EGIT, dir);
             break;
         }
-        for (size_t j = 0; j < git_tree_entrycount(st); j++) {
-            const git_tree_entry *fe = git_tree_entry_byindex(st, j);
+        for (size_t j = 0; rc == 0 && j < git_tree_entrycount(st); j++) {
             git_blob *blob = NULL;
-            if (git_blob_lookup(&blob, repo, git_tree_entry_id(fe)) < 0) {
+            if (git_blob_lookup(&blob, repo, git_tree_entry_id(git_tree_entry_byindex(st, j))) <
+                0) {
                 rc = slinky_ledger__git_error(SLINKY_EGIT, dir);
                 break;
             }
-            if (!first)
-                slinky__buf_putc(b, ',');
-            first = 0;
-            slinky__buf_put(b, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+            rc = fn(ctx, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
             git_blob_free(blob);
         }
         git_tree_free(st);
     }
     git_tree_free(t);
     return rc;
+}
+
+typedef struct dump_ctx {
+    slinky__buf *b;
+    bool first;
+} dump_ctx;
+
+static int dump_one(void *ctx, const char *data, size_t len)
+{
+    dump_ctx *d = ctx;
+    if (!d->first)
+        slinky__buf_putc(d->b, ',');
+    d->first = false;
+    slinky__buf_put(d->b, data, len);
+    return 0;
+}
+
+/* Append every record blob under dir/<shard>/ to b, comma separated. */
+static int dump_records(slinky__buf *b, git_repository *repo, git_tree *root, const char *dir)
+{
+    dump_ctx d = {b, true};
+    return slinky_ledger__each_blob(repo, root, dir, dump_one, &d);
 }
 
 slinky_status slinky_ledger_show(char **json_out, slinky_ledger *ledger)

@@ -115,47 +115,27 @@ static int load_group(slinky_ledger__group *g, const slinky_doc_value *r, const 
 
 typedef int (*record_fn)(void *ctx, const slinky_doc_value *r);
 
+typedef struct parse_ctx {
+    record_fn fn;
+    void *ctx;
+} parse_ctx;
+
+static int parse_one(void *c, const char *data, size_t len)
+{
+    parse_ctx *p = c;
+    slinky_doc *d = NULL;
+    int rc = slinky_doc_parse_json(&d, data, len);
+    if (rc == 0)
+        rc = p->fn(p->ctx, slinky_doc_root(d));
+    slinky_doc_free(d);
+    return rc;
+}
+
 static int each_record(git_repository *repo, git_tree *root, const char *dir, record_fn fn,
                        void *ctx)
 {
-    git_tree_entry *e = NULL;
-    if (git_tree_entry_bypath(&e, root, dir) < 0) {
-        git_error_clear();
-        return 0;
-    }
-    git_tree *t = NULL;
-    int rc = 0;
-    if (git_tree_lookup(&t, repo, git_tree_entry_id(e)) < 0)
-        rc = slinky_ledger__git_error(SLINKY_EGIT, dir);
-    git_tree_entry_free(e);
-    for (size_t i = 0; rc == 0 && t && i < git_tree_entrycount(t); i++) {
-        const git_tree_entry *se = git_tree_entry_byindex(t, i);
-        git_tree *st = NULL;
-        if (git_tree_entry_type(se) != GIT_OBJECT_TREE)
-            continue;
-        if (git_tree_lookup(&st, repo, git_tree_entry_id(se)) < 0) {
-            rc = slinky_ledger__git_error(SLINKY_EGIT, dir);
-            break;
-        }
-        for (size_t j = 0; rc == 0 && j < git_tree_entrycount(st); j++) {
-            git_blob *blob = NULL;
-            if (git_blob_lookup(&blob, repo, git_tree_entry_id(git_tree_entry_byindex(st, j))) <
-                0) {
-                rc = slinky_ledger__git_error(SLINKY_EGIT, dir);
-                break;
-            }
-            slinky_doc *d = NULL;
-            rc = slinky_doc_parse_json(&d, git_blob_rawcontent(blob),
-                                       (size_t)git_blob_rawsize(blob));
-            if (rc == 0)
-                rc = fn(ctx, slinky_doc_root(d));
-            slinky_doc_free(d);
-            git_blob_free(blob);
-        }
-        git_tree_free(st);
-    }
-    git_tree_free(t);
-    return rc;
+    parse_ctx p = {fn, ctx};
+    return slinky_ledger__each_blob(repo, root, dir, parse_one, &p);
 }
 
 static int grow(void **arr, size_t n, size_t *cap, size_t size)

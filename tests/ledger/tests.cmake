@@ -9,3 +9,7 @@ foreach(t ${_ledger_sh})
   set_tests_properties(ledger/${t} PROPERTIES LABELS integration TIMEOUT 900
     ENVIRONMENT "${SLINKY_TEST_ENV}")
 endforeach()
+
+# The command-line tools (no daemons).
+add_test(NAME ledger/cli COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli.sh)
+set_tests_properties(ledger/cli PROPERTIES LABELS unit TIMEOUT 300 ENVIRONMENT "${SLINKY_TEST_ENV}")
