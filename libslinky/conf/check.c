@@ -307,7 +307,8 @@ static int check_pairs(checker *c)
     }
     /* measured on 24.11: "fatal: STEP_MGR not supported without PrologFlags=contain" */
     v = gget(&g, "SlurmctldParameters");
-    if (has_option(v, "enable_stepmgr") && !has_option(gget(&g, "PrologFlags"), "Contain")) {
+    if (c->version >= 2405 && has_option(v, "enable_stepmgr") && /* stepmgr is 24.05+ */
+        !has_option(gget(&g, "PrologFlags"), "Contain")) {
         const gent *w = gfind(&g, "SlurmctldParameters");
         finding(c, 1, w->file, w->line, w->col, "STEP_MGR not supported without PrologFlags=contain");
     }
@@ -413,6 +414,10 @@ static int check_records(checker *c)
             finding(c, 1, sets[i].file, sets[i].lineno, sets[i].column,
                     "NodeSet %s collides with a NodeName of the same name", sets[i].name);
     }
+    if (rc == 0 && np == 0 && c->version < 2302)
+        finding(c, 1, c->top->filename, 1, 1,
+                "No PartitionName information available! (slurmctld %u.%02u needs a partition)",
+                c->version / 100, c->version % 100);
     for (size_t i = 0; rc == 0 && i < np; i++) {
         int added = sset_add(&pnames, parts[i].name);
         if (added < 0)

@@ -424,7 +424,15 @@ static int sn_prolog(lb *l, const ctx *x)
 
 static int sn_nodesets(lb *l, const ctx *x)
 {
-    return nodeset_lines(l, x->c);
+    int rc = nodeset_lines(l, x->c);
+    /* measured: slurmctld 22.05 refuses to start without any partition ("fatal: No
+       PartitionName information available!"); 24.11 starts. Give 22.05 one. */
+    int parts = 0;
+    for (size_t i = 0; i < x->c->nodeset_count; i++)
+        parts += x->c->nodesets[i].partition_enabled;
+    if (rc == 0 && !parts && x->v && x->v < 2302)
+        add(l, "PartitionName=all Nodes=ALL Default=YES State=UP");
+    return rc;
 }
 
 static int port_or(int p, int d)

@@ -445,6 +445,76 @@ static void test_rendered_config_runs_jobs(void **state)
     free(text);
 }
 
+/* Every 22.05 + local variant the renderer makes is accepted by the real slurmctld. */
+static void test_profiles_accepted(void **state)
+{
+    (void)state;
+    const char *pro[] = {"prolog-0.sh"}, *cpro[] = {"prolog-slurmctld-0.sh"},
+               *cepi[] = {"epilog-slurmctld-0.sh"};
+    sh("printf '#!/bin/sh\\nexit 0\\n' | tee %s/etc/prolog-slurmctld-0.sh %s/etc/epilog-slurmctld-0.sh "
+       ">/dev/null && chmod 755 %s/etc/*-slurmctld-0.sh", T, T, T);
+    slinky_conf_nodeset ns[3] = {
+        {"nodeset-b", NULL, true, "MaxTime=UNLIMITED OverSubscribe=EXCLUSIVE", 0, NULL, NULL},
+        {"nodeset-a", "slinky-", true, "MaxTime=UNLIMITED PreemptMode=REQUEUE", 0, NULL, NULL},
+        {"nodeset-c", NULL, false, NULL, 0, NULL, NULL},
+    };
+    for (int variant = 0; variant < 6; variant++) {
+        slinky_conf_cluster c;
+        assert_int_equal(slinky_conf_cluster_init(&c, SLINKY_CONF_CLUSTER_VERSION), 0);
+        c.name = "slurm";
+        c.namespace_ = "slurm";
+        switch (variant) {
+        case 1: c.ha_enabled = true; c.ha_backups = 2; c.jwks = true; break;
+        case 2: c.nodesets = ns; c.nodeset_count = 3; c.accounting_name = "slurm"; break;
+        case 3:
+            c.extra_conf = "SlurmctldParameters=enable_stepmgr\nAuthInfo=cred_expire=70\n"
+                           "MinJobAge=30\nSchedulerParameters=bf_interval=15,\\\nmax_rpc_cnt=5";
+            break;
+        case 4:
+            c.prolog = pro; c.prolog_count = 1;
+            c.prolog_slurmctld = cpro; c.prolog_slurmctld_count = 1;
+            c.epilog_slurmctld = cepi; c.epilog_slurmctld_count = 1;
+            c.metrics_enabled = true;
+            break;
+        case 5: c.external = true; c.external_host = "my-controller"; c.external_port = 6817; break;
+        default: break;
+        }
+        slinky_conf_profile p;
+        assert_int_equal(slinky_conf_profile_init(&p, SLINKY_CONF_PROFILE_VERSION), 0);
+        p.slurm_version = SLINKY_CONF_SLURM_22_05;
+        p.local = true;
+        p.local_dir = T;
+        p.munge_socket = MUNGE;
+        char *text = NULL;
+        if (slinky_conf_render_slurm(&text, &c, &p))
+            fail_msg("variant %d: %s", variant, slinky_error_last()->message);
+        slinky_conf *parsed = parse(text, "variant.conf");
+        char *report = NULL;
+        /* the external/minimal file is for clients (slurmrestd), never for a slurmctld:
+           the only finding may be the missing partition, and only the client parse applies */
+        int client_only = c.external;
+        if (slinky_conf_check(&report, parsed, SLINKY_CONF_SLURM_22_05) &&
+            !(client_only && !strstr(slinky_error_last()->message, "(and more") &&
+              strstr(slinky_error_last()->message, "No PartitionName")))
+            fail_msg("variant %d: static check: %s\n%s", variant, slinky_error_last()->message, report);
+        slinky_free(report);
+        slinky_conf_free(parsed);
+        char dir[600], path[700];
+        snprintf(dir, sizeof(dir), "%s/etc/variant%d", T, variant);
+        sh("mkdir -p %s", dir);
+        snprintf(path, sizeof(path), "%s/slurm.conf", dir);
+        write_file(path, text);
+        slinky_conf_validate_options vo = SLINKY_CONF_VALIDATE_OPTIONS_INIT;
+        vo.munge_socket = MUNGE;
+        vo.parse_only = client_only;
+        char *msg = NULL;
+        if (slinky_conf_validate_slurm(&msg, path, &vo))
+            fail_msg("variant %d rejected: %s\n%s", variant, slinky_error_last()->message, text);
+        slinky_free(msg);
+        slinky_free(text);
+    }
+}
+
 /* The library's validation reports slurmctld's own message for what only the daemon sees. */
 static void test_validate_rejects(void **state)
 {
@@ -486,6 +556,7 @@ int main(void)
     }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rendered_config_runs_jobs),
+        cmocka_unit_test(test_profiles_accepted),
         cmocka_unit_test(test_validate_rejects),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -14,7 +14,7 @@
 #include "slinky/conf.h"
 #include "slinky/error.h"
 
-#define BASE "ClusterName=ci\nSlurmctldHost=localhost\n"
+#define BASE "ClusterName=ci\nSlurmctldHost=localhost\nPartitionName=base State=UP\n"
 
 /* Check `text`; expect an error containing `msg` at `line` (0: clean). */
 static void expect(const char *text, unsigned int version, int line, const char *msg)
@@ -56,37 +56,41 @@ static void test_clean(void **state)
 static void test_findings(void **state)
 {
     (void)state;
-    expect(BASE "FooBar=1\n", SLINKY_CONF_SLURM_22_05, 3, "Parsing error at unrecognized key: FooBar");
-    expect(BASE "NodeName=n9 Bogus=1\n", SLINKY_CONF_SLURM_22_05, 3,
+    expect(BASE "FooBar=1\n", SLINKY_CONF_SLURM_22_05, 4, "Parsing error at unrecognized key: FooBar");
+    expect(BASE "NodeName=n9 Bogus=1\n", SLINKY_CONF_SLURM_22_05, 4,
            "Parsing error at unrecognized key: Bogus");
-    expect(BASE "KillWait=abc\n", SLINKY_CONF_SLURM_22_05, 3, "KillWait value \"abc\" is not a valid number");
-    expect(BASE "MaxJobCount=-5\n", SLINKY_CONF_SLURM_22_05, 3, "MaxJobCount value (-5) is less than zero");
-    expect(BASE "NodeName=n1 CPUs=two\n", SLINKY_CONF_SLURM_22_05, 3, "CPUs value \"two\" is not a valid number");
-    expect(BASE "KillWait=\"\"\n", SLINKY_CONF_SLURM_22_05, 3, "Parse error in file t.conf line 3: \"KillWait=\"");
-    expect(BASE "PreemptType=preempt/qos\n", SLINKY_CONF_SLURM_22_05, 3,
+    expect(BASE "KillWait=abc\n", SLINKY_CONF_SLURM_22_05, 4, "KillWait value \"abc\" is not a valid number");
+    expect(BASE "MaxJobCount=-5\n", SLINKY_CONF_SLURM_22_05, 4, "MaxJobCount value (-5) is less than zero");
+    expect(BASE "NodeName=n1 CPUs=two\n", SLINKY_CONF_SLURM_22_05, 4, "CPUs value \"two\" is not a valid number");
+    expect(BASE "KillWait=\"\"\n", SLINKY_CONF_SLURM_22_05, 4, "Parse error in file t.conf line 4: \"KillWait=\"");
+    expect(BASE "PreemptType=preempt/qos\n", SLINKY_CONF_SLURM_22_05, 4,
            "PreemptType and PreemptMode values incompatible");
-    expect(BASE "JobContainerType=job_container/tmpfs\n", SLINKY_CONF_SLURM_22_05, 3,
+    expect(BASE "JobContainerType=job_container/tmpfs\n", SLINKY_CONF_SLURM_22_05, 4,
            "PrologFlags=Contain is required for use with job_container/tmpfs");
-    expect(BASE "MaxNodeCount=100\n", SLINKY_CONF_SLURM_22_05, 3, "MaxNodeCount only compatible with cons_tres");
-    expect(BASE "SelectType=select/linear\nMaxNodeCount=100\n", SLINKY_CONF_SLURM_24_11, 4,
+    expect(BASE "MaxNodeCount=100\n", SLINKY_CONF_SLURM_22_05, 4, "MaxNodeCount only compatible with cons_tres");
+    expect(BASE "SelectType=select/linear\nMaxNodeCount=100\n", SLINKY_CONF_SLURM_24_11, 5,
            "MaxNodeCount only compatible with cons_tres");
-    expect(BASE "SelectType=SELECT/CONS_TRES\n", SLINKY_CONF_SLURM_22_05, 3, "Can't find plugin for SELECT/CONS_TRES");
-    expect(BASE "NodeName=node1 NodeAddr=127.0.0.1\nNodeName=node[0-1] CPUs=1\n", SLINKY_CONF_SLURM_22_05, 4,
+    expect(BASE "SelectType=SELECT/CONS_TRES\n", SLINKY_CONF_SLURM_22_05, 4, "Can't find plugin for SELECT/CONS_TRES");
+    expect(BASE "NodeName=node1 NodeAddr=127.0.0.1\nNodeName=node[0-1] CPUs=1\n", SLINKY_CONF_SLURM_22_05, 5,
            "Duplicated NodeHostName node1 in config file");
     expect(BASE "NodeName=n1\nPartitionName=debug Nodes=n1\nPartitionName=debug Nodes=n1\n",
-           SLINKY_CONF_SLURM_22_05, 5, "duplicate entry for partition debug");
-    expect(BASE "NodeName=n1\nPartitionName=p2 Nodes=nosuchnode\n", SLINKY_CONF_SLURM_22_05, 4,
+           SLINKY_CONF_SLURM_22_05, 6, "duplicate entry for partition debug");
+    expect(BASE "NodeName=n1\nPartitionName=p2 Nodes=nosuchnode\n", SLINKY_CONF_SLURM_22_05, 5,
            "Invalid node names in partition p2");
     /* what 22.05 lacks and 24.11 has */
-    expect(BASE "AuthType=auth/slurm\n", SLINKY_CONF_SLURM_22_05, 3,
+    expect(BASE "AuthType=auth/slurm\n", SLINKY_CONF_SLURM_22_05, 4,
            "Couldn't find the specified plugin name for auth/slurm");
     expect(BASE "AuthType=auth/slurm\nCredType=cred/slurm\nAuthInfo=use_client_ids\n"
                 "SlurmctldParameters=enable_configless,reconfig_on_restart\n",
            SLINKY_CONF_SLURM_24_11, 0, NULL);
-    expect(BASE "MetricsType=metrics/openmetrics\n", SLINKY_CONF_SLURM_24_11, 3,
+    expect(BASE "MetricsType=metrics/openmetrics\n", SLINKY_CONF_SLURM_24_11, 4,
            "unrecognized key: MetricsType");
     expect(BASE "MetricsType=metrics/openmetrics\n", SLINKY_CONF_SLURM_25_05, 0, NULL);
-    expect(BASE "SlurmctldParameters=enable_configless,enable_stepmgr\n", SLINKY_CONF_SLURM_24_11, 3,
+    /* 22.05 will not start without a partition; 24.11 does */
+    expect("ClusterName=ci\nSlurmctldHost=localhost\n", SLINKY_CONF_SLURM_22_05, 1,
+           "No PartitionName information available!");
+    expect("ClusterName=ci\nSlurmctldHost=localhost\n", SLINKY_CONF_SLURM_24_11, 0, NULL);
+    expect(BASE "SlurmctldParameters=enable_configless,enable_stepmgr\n", SLINKY_CONF_SLURM_24_11, 4,
            "STEP_MGR not supported without PrologFlags=contain");
     expect(BASE "SlurmctldParameters=enable_stepmgr\nPrologFlags=Contain\n", SLINKY_CONF_SLURM_24_11, 0, NULL);
     /* PreemptMode given: fine */
