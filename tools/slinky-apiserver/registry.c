@@ -110,6 +110,8 @@ int as_registry_init(as_server *s)
         rt->builtin = true;
         rt->crd_sets_generation = strcmp(b->plural, "customresourcedefinitions") == 0;
         split_csv(&rt->short_names, &rt->n_short, b->shorts);
+        if (!strcmp(b->group, "") && (!strcmp(b->plural, "pods") || !strcmp(b->plural, "services")))
+            split_csv(&rt->categories, &rt->n_categories, "all");
         rt->versions = slinky__calloc(1, sizeof(*rt->versions));
         if (!rt->versions)
             return SLINKY_ENOMEM;
