@@ -137,17 +137,49 @@ static void optset_free(optset *s)
  * join "\"-continued lines, keep "key=value" when the value has no blank;
  * the last line of a key wins. Returns the value for `key` (lower-case match).
  */
+/* upstream's setKV on one logical line: keep "key=value" when the value has no blank. */
+static void set_kv(char **result, const char *s, const char *key)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+        s++;
+    const char *eq = strchr(s, '=');
+    if (!eq)
+        return;
+    const char *ke = eq;
+    while (ke > s && (ke[-1] == ' ' || ke[-1] == '\t'))
+        ke--;
+    const char *vs = eq + 1;
+    while (*vs == ' ' || *vs == '\t')
+        vs++;
+    size_t vl = strlen(vs);
+    while (vl && (vs[vl - 1] == ' ' || vs[vl - 1] == '\t' || vs[vl - 1] == '\r' ||
+                  vs[vl - 1] == '\n'))
+        vl--;
+    int blank = 0;
+    for (size_t i = 0; i < vl; i++)
+        blank |= vs[i] == ' ' || vs[i] == '\n';
+    if (ke > s && vl && !blank && (size_t)(ke - s) == strlen(key) &&
+        !strncasecmp(s, key, (size_t)(ke - s))) {
+        char *v = slinky__strndup(vs, vl);
+        if (v) {
+            free(*result);
+            *result = v;
+        }
+    }
+}
+
+/*
+ * Upstream's parseSlurmConfKV: per line, drop from the first '#', trim the
+ * right, skip empty lines, join "\"-continued lines; the last line of a key
+ * wins. Returns the user's value for `key` (case-insensitive), or NULL.
+ */
 static char *user_value(const char *raw, const char *key)
 {
     char *result = NULL;
     slinky__buf cur = SLINKY__BUF_INIT;
-    const char *p = raw;
-    int done = 0;
-    while (!done) {
+    for (const char *p = raw; *p || p == raw;) {
         const char *e = strchr(p, '\n');
         size_t n = e ? (size_t)(e - p) : strlen(p);
-        if (!e)
-            done = 1;
         const char *line = p;
         p = e ? e + 1 : p + n;
         if (n && line[n - 1] == '\r')
@@ -157,42 +189,21 @@ static char *user_value(const char *raw, const char *key)
             n = (size_t)(hash - line);
         while (n && (line[n - 1] == ' ' || line[n - 1] == '\t'))
             n--;
-        if (!n && !(done && cur.len))
-            continue;
         if (n && line[n - 1] == '\\') {
             slinky__buf_put(&cur, line, n - 1);
-            continue;
+        } else if (n) {
+            slinky__buf_put(&cur, line, n);
+            slinky__buf_puts(&cur, "");
+            if (!cur.failed)
+                set_kv(&result, cur.data, key);
+            slinky__buf_clear(&cur);
         }
-        slinky__buf_put(&cur, line, n);
-        slinky__buf_puts(&cur, "");
-        /* setKV */
-        const char *s = cur.data;
-        while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
-            s++;
-        const char *eq = strchr(s, '=');
-        if (eq) {
-            const char *ke = eq;
-            while (ke > s && (ke[-1] == ' ' || ke[-1] == '\t'))
-                ke--;
-            const char *vs = eq + 1;
-            while (*vs == ' ' || *vs == '\t')
-                vs++;
-            size_t vl = strlen(vs);
-            while (vl && (vs[vl - 1] == ' ' || vs[vl - 1] == '\t' || vs[vl - 1] == '\r' ||
-                          vs[vl - 1] == '\n'))
-                vl--;
-            int blank = 0;
-            for (size_t i = 0; i < vl; i++)
-                blank |= vs[i] == ' ' || vs[i] == '\n';
-            if (ke > s && vl && !blank && (size_t)(ke - s) == strlen(key) &&
-                !strncasecmp(s, key, (size_t)(ke - s))) {
-                free(result);
-                result = slinky__strndup(vs, vl);
-            }
-        }
-        slinky__buf_clear(&cur);
-        if (cur.failed)
+        if (!e)
             break;
+    }
+    if (cur.len && !cur.failed) {
+        slinky__buf_puts(&cur, "");
+        set_kv(&result, cur.data, key);
     }
     slinky__buf_dispose(&cur);
     return result;

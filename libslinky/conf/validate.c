@@ -304,9 +304,13 @@ static int stage2(char **msg, const char *path, const slinky_conf_validate_optio
     if (alt && strstr(alt, "auth/jwt")) {
         char key[4400];
         snprintf(key, sizeof(key), "%s/jwt.key", d);
-        unsigned char rnd[32];
-        for (size_t i = 0; i < sizeof(rnd); i++)
-            rnd[i] = (unsigned char)(rand() ^ (int)(now_ms() >> (i % 8)));
+        unsigned char rnd[32] = {0};
+        int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            if (read(fd, rnd, sizeof(rnd)) != (ssize_t)sizeof(rnd))
+                rnd[0] ^= 1; /* a throwaway key: any bytes do */
+            close(fd);
+        }
         slinky__write_file_atomic(key, rnd, sizeof(rnd), 0600);
         SET("AuthAltParameters", "jwt_key=%s", key);
     }

@@ -346,6 +346,28 @@ static void test_merge_cases(void **state)
     }
     slinky_doc_free(doc);
     free(json);
+    /* more of upstream's parser: continuation (also on the last line), CRLF, blanks */
+    const char *keys[] = {"Foo"};
+    const char *ops[] = {"Op", NULL};
+    const char *const *vals[] = {ops};
+    static const struct {
+        const char *raw, *want;
+    } more[] = {
+        {"Foo=a,\\\nb", "Foo=Op,a,b"},
+        {"Foo=a,\\", "Foo=Op,a"},
+        {"  foo = x,Y \r\nBar=1", "Foo=Op,x,y"},
+        {"Foo=X , y", ""},
+        {"Foo=a b", ""},
+        {"Foo=", ""},
+        {"Foo=a\nFoo=b=1,B=2", "Foo=Op,b=1"},
+    };
+    for (size_t i = 0; i < sizeof(more) / sizeof(more[0]); i++) {
+        char *got = NULL;
+        assert_int_equal(slinky_conf_merge_parameters(&got, more[i].raw, keys, vals, 1), 0);
+        if (strcmp(got, more[i].want))
+            fail_msg("merge [%s]: got [%s], want [%s]", more[i].raw, got, more[i].want);
+        slinky_free(got);
+    }
 }
 
 static void test_other_files(void **state)
