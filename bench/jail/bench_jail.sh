@@ -5,23 +5,13 @@
 # Usage: bench_jail.sh SLINKY_JAIL_BINARY [ITERATIONS]   (root)
 set -euo pipefail
 J=${1:?slinky-jail binary}; N=${2:-100}
-W=$(mktemp -d /tmp/jailbench.XXXXXX); chmod 755 "$W"
+W=$(mktemp -d /tmp/jailbench.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-U=alice; id "$U" >/dev/null 2>&1 || useradd -M -s /bin/sh "$U"
-mkdir -p "$W/home" "$W/shared" "$W/local" "$W/scratch"
-cat > "$W/jail.yaml" <<EOS
-kind: JailSpec
-root: {path: /, readOnly: true}
-scratch: $W/scratch
-namespaces: {pid: true, ipc: true, uts: true}
-mounts:
-  - {type: bind, source: $W/home, destination: /home}
-  - {type: bind, source: $W/shared, destination: /shared, readOnly: true}
-  - {type: bind, source: $W/local, destination: /local}
-  - {type: bind, source: tmp, destination: /tmp, lifetime: job}
-  - {type: proc, destination: /proc}
-process: {user: job, noNewPrivileges: true, capabilities: []}
-EOS
+U=alice
+. "$(dirname "$0")/../../tests/jail/lib.sh"
+jail_test_root "$W" "$U"
+jail_test_spec "$W" "$W/jail.yaml" "namespaces: {pid: true, ipc: true, uts: true}
+process: {user: job, noNewPrivileges: true, capabilities: []}"
 O=(--spec "$W/jail.yaml" --job 1 --user "$U")
 "$J" setup "${O[@]}"
 "$J" render oci "${O[@]}" --bundle "$W/bundle" -- /bin/true >/dev/null

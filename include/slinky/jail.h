@@ -239,6 +239,13 @@ typedef enum slinky_jail_slurm_file {
 } slinky_jail_slurm_file;
 
 /**
+ * The Slurm file named "job-container", "slurm-conf" or "plugstack" (as the
+ * tools spell them). SLINKY_EINVALID for other names.
+ */
+SLINKY_API slinky_status slinky_jail_slurm_file_parse(slinky_jail_slurm_file *out,
+                                                      const char *name);
+
+/**
  * Render a Slurm file for this spec. `plugin` is the path of slinky_jail.so
  * and `spec_path` where the spec lives on the nodes (both used only by
  * SLINKY_JAIL_SLURM_PLUGSTACK; NULL gives the installed defaults).

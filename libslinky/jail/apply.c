@@ -489,13 +489,9 @@ static int apply_env(const slinky_jail_spec *spec)
 slinky_status slinky_jail_enter(const slinky_jail_spec *spec, const slinky_jail_job *job,
                                 unsigned flags)
 {
-    if (!spec)
-        return slinky__error_set(SLINKY_EINVALID, "jail: NULL spec");
-    int rc = slinky_jail_spec_validate(spec);
-    if (rc < 0)
-        return rc;
     slinky_jail__ctx ctx;
-    if ((rc = slinky_jail__ctx_resolve(&ctx, spec, job, false)) < 0)
+    int rc = slinky_jail__begin(&ctx, spec, job, false);
+    if (rc < 0)
         return rc;
     for (size_t i = 0; i < spec->nmounts && !ctx.job_dir; i++)
         if (spec->mounts[i].job_lifetime) {

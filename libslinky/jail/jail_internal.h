@@ -102,6 +102,9 @@ typedef struct slinky_jail__ctx {
 SLINKY_HIDDEN int slinky_jail__ctx_resolve(slinky_jail__ctx *ctx, const slinky_jail_spec *spec,
                                            const slinky_jail_job *job, bool need_job);
 SLINKY_HIDDEN void slinky_jail__ctx_dispose(slinky_jail__ctx *ctx);
+/** Check spec (non-NULL, valid) and resolve the job: the start of every job operation. */
+SLINKY_HIDDEN int slinky_jail__begin(slinky_jail__ctx *ctx, const slinky_jail_spec *spec,
+                                     const slinky_jail_job *job, bool need_job);
 SLINKY_HIDDEN int slinky_jail__parse_gpus(int **out, size_t *n_out, const char *list);
 SLINKY_HIDDEN int slinky_jail__expand_ctx(char **out, const char *tmpl,
                                           const slinky_jail__ctx *ctx);

@@ -193,16 +193,14 @@ slinky_status slinky_jail_render_bwrap(char **args_out, size_t *count_out, size_
                                        const slinky_jail_spec *spec, const slinky_jail_job *job,
                                        const char *const *argv)
 {
-    if (!args_out || !spec)
+    if (!args_out)
         return slinky__error_set(SLINKY_EINVALID, "jail: NULL argument");
-    int rc = slinky_jail_spec_validate(spec);
+    slinky_jail__ctx ctx;
+    int rc = slinky_jail__begin(&ctx, spec, job, false);
     if (rc < 0)
         return rc;
     if (!spec->no_new_privs)
         slinky__log(SLINKY_LOG_INFO, "jail", "bwrap always sets no_new_privs");
-    slinky_jail__ctx ctx;
-    if ((rc = slinky_jail__ctx_resolve(&ctx, spec, job, false)) < 0)
-        return rc;
     args a = {SLINKY__BUF_INIT, 0};
     rc = render(&a, spec, &ctx, argv);
     slinky_jail__ctx_dispose(&ctx);

@@ -275,13 +275,11 @@ slinky_status slinky_jail_render_oci(char **json_out, const slinky_jail_spec *sp
                                      const slinky_jail_job *job, const char *const *argv,
                                      const char *rootfs)
 {
-    if (!json_out || !spec)
+    if (!json_out)
         return slinky__error_set(SLINKY_EINVALID, "jail: NULL argument");
-    int rc = slinky_jail_spec_validate(spec);
-    if (rc < 0)
-        return rc;
     slinky_jail__ctx ctx;
-    if ((rc = slinky_jail__ctx_resolve(&ctx, spec, job, false)) < 0)
+    int rc = slinky_jail__begin(&ctx, spec, job, false);
+    if (rc < 0)
         return rc;
     slinky_doc *doc = NULL;
     rc = render_doc(&doc, spec, &ctx, argv, rootfs);

@@ -6,6 +6,20 @@
 #define DEFAULT_PLUGIN "slinky_jail.so"
 #define DEFAULT_SPEC "/etc/slurm/slinky-jail.yaml"
 
+slinky_status slinky_jail_slurm_file_parse(slinky_jail_slurm_file *out, const char *name)
+{
+    static const char *const names[] = {"job-container", "slurm-conf", "plugstack"};
+    for (size_t i = 0; out && name && i < SLINKY__ARRAY_SIZE(names); i++) {
+        if (!strcmp(name, names[i])) {
+            *out = (slinky_jail_slurm_file)i;
+            return 0;
+        }
+    }
+    return slinky__error_set(SLINKY_EINVALID,
+                             "jail: unknown Slurm file '%s' (job-container, slurm-conf, plugstack)",
+                             name ? name : "(null)");
+}
+
 slinky_status slinky_jail_render_slurm(char **out, const slinky_jail_spec *spec,
                                        slinky_jail_slurm_file which, const char *plugin,
                                        const char *spec_path)

@@ -296,13 +296,9 @@ static int make_rel(int dfd, const char *rel, int mode, uid_t uid, gid_t gid, co
 slinky_status slinky_jail_setup(const slinky_jail_spec *spec, const slinky_jail_job *job,
                                 int64_t owner_pid)
 {
-    if (!spec)
-        return slinky__error_set(SLINKY_EINVALID, "jail: NULL spec");
-    int rc = slinky_jail_spec_validate(spec);
-    if (rc < 0)
-        return rc;
     slinky_jail__ctx ctx;
-    if ((rc = slinky_jail__ctx_resolve(&ctx, spec, job, true)) < 0)
+    int rc = slinky_jail__begin(&ctx, spec, job, true);
+    if (rc < 0)
         return rc;
     size_t removed = 0;
     if (slinky_jail_cleanup_stale(&removed, spec, ctx.job_id) < 0)

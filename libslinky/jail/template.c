@@ -320,3 +320,14 @@ fail:
     slinky_jail__ctx_dispose(ctx);
     return rc;
 }
+
+int slinky_jail__begin(slinky_jail__ctx *ctx, const slinky_jail_spec *spec,
+                       const slinky_jail_job *job, bool need_job)
+{
+    if (!spec)
+        return slinky__error_set(SLINKY_EINVALID, "jail: NULL spec");
+    int rc = slinky_jail_spec_validate(spec);
+    if (rc < 0)
+        return rc;
+    return slinky_jail__ctx_resolve(ctx, spec, job, need_job);
+}

@@ -15,29 +15,13 @@ bad() { echo "FAIL - $*"; fail=$((fail + 1)); }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
 
 W=$(mktemp -d /tmp/jailrun.XXXXXX)
-chmod 755 "$W"
 trap 'rm -rf "$W"' EXIT
 U=alice
-id "$U" >/dev/null 2>&1 || useradd -M -s /bin/sh "$U"
-uid=$(id -u "$U")
-mkdir -p "$W/home/$U" "$W/shared" "$W/local" "$W/scratch"
-chown "$U:" "$W/home/$U"
-chmod 1777 "$W/local"
-echo "marker-$$" > "$W/home/$U/marker"
-echo dataset > "$W/shared/data"
-cat > "$W/jail.yaml" <<EOS
-kind: JailSpec
-root: {path: /, readOnly: true}
-scratch: $W/scratch
-namespaces: {pid: true, ipc: true, uts: true}
-mounts:
-  - {type: bind, source: $W/home, destination: /home}
-  - {type: bind, source: $W/shared, destination: /shared, readOnly: true}
-  - {type: bind, source: $W/local, destination: /local}
-  - {type: bind, source: tmp, destination: /tmp, lifetime: job}
-  - {type: proc, destination: /proc}
-process: {user: job, cwd: /tmp, noNewPrivileges: true, capabilities: []}
-EOS
+. "$(dirname "$0")/lib.sh"
+jail_test_root "$W" "$U"
+uid=$jail_uid
+jail_test_spec "$W" "$W/jail.yaml" "namespaces: {pid: true, ipc: true, uts: true}
+process: {user: job, cwd: /tmp, noNewPrivileges: true, capabilities: []}"
 check "spec is valid" "$J" validate "$W/jail.yaml"
 
 # The probe prints one key=value per line; the runner name goes into /local.

@@ -13,7 +13,6 @@ ok()  { echo "ok   - $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL - $*"; fail=$((fail + 1)); }
 
 W=$(mktemp -d /tmp/jailslurm.XXXXXX)
-chmod 755 "$W"
 export SLURM_CI_DIR=$W/c
 mkdir -p "$SLURM_CI_DIR"
 cleanup() {
@@ -23,30 +22,14 @@ cleanup() {
 trap cleanup EXIT
 
 U=alice
-id "$U" >/dev/null 2>&1 || useradd -M -s /bin/sh "$U"
-uid=$(id -u "$U")
-mkdir -p "$W/home/$U" "$W/shared" "$W/local" "$W/scratch"
-chown "$U:" "$W/home/$U"
-chmod 1777 "$W/local"
-echo "marker-$$" > "$W/home/$U/marker"
-echo dataset > "$W/shared/data"
-
-cat > "$W/jail.yaml" <<EOS
-kind: JailSpec
-root: {path: /, readOnly: true}
-scratch: $W/scratch
-namespaces: {pid: true, ipc: false, uts: true}
-mounts:
-  - {type: bind, source: $W/home, destination: /home}
-  - {type: bind, source: $W/shared, destination: /shared, readOnly: true}
-  - {type: bind, source: $W/local, destination: /local}
-  - {type: bind, source: tmp, destination: /tmp, lifetime: job}
-  - {type: bind, source: shm, destination: /dev/shm, lifetime: job}
-  - {type: proc, destination: /proc}
+. "$SLINKY_SOURCE_DIR/tests/jail/lib.sh"
+jail_test_root "$W" "$U"
+uid=$jail_uid
+# ipc stays shared (MPI); /dev/shm per job; GPUs are the harness's stand-in device nodes
+jail_test_spec "$W" "$W/jail.yaml" "namespaces: {pid: true, ipc: false, uts: true}
 devices:
-  gpu: {source: "$SLURM_CI_DIR/dev/gpu%i", destination: "/dev/nvidia%i", control: [/dev/nvidiactl]}
-process: {user: job, noNewPrivileges: true, capabilities: []}
-EOS
+  gpu: {source: \"$SLURM_CI_DIR/dev/gpu%i\", destination: \"/dev/nvidia%i\", control: [/dev/nvidiactl]}
+process: {user: job, noNewPrivileges: true, capabilities: []}"
 "$SLINKY_BUILD_DIR/tools/slinky-jail/slinky-jail" validate "$W/jail.yaml"
 
 export SLURM_CI_PLUGSTACK="required $PLUGIN spec=$W/jail.yaml"

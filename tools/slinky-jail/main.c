@@ -207,12 +207,9 @@ static int cmd_render(const char *what, struct opts *o, char **argv)
             putchar('\n');
         }
     } else {
-        slinky_jail_slurm_file f = !strcmp(what, "job-container") ? SLINKY_JAIL_SLURM_JOB_CONTAINER
-                                   : !strcmp(what, "slurm-conf") ? SLINKY_JAIL_SLURM_CONF
-                                   : !strcmp(what, "plugstack") ? SLINKY_JAIL_SLURM_PLUGSTACK
-                                                                : (slinky_jail_slurm_file)-1;
-        if ((int)f < 0) {
-            fprintf(stderr, "slinky-jail: unknown render target '%s'\n", what);
+        slinky_jail_slurm_file f;
+        if (slinky_jail_slurm_file_parse(&f, what) < 0) {
+            fprintf(stderr, "slinky-jail: %s\n", slinky_error_last()->message);
             slinky_jail_spec_free(spec);
             return 2;
         }
