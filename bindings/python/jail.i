@@ -158,4 +158,6 @@ struct slinky_jail_spec {};
 /* slinky_doc handles: use dump() (text) from Python */
 %ignore slinky_jail_spec_from_doc;
 %ignore slinky_jail_spec_to_doc;
+/* Python names the Slurm files with strings (slinky/jail.py) */
+%ignore slinky_jail_slurm_file_parse;
 %include "slinky/jail.h"
