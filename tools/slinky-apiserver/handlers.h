@@ -29,6 +29,29 @@ int as_create_doc(hctx *h, slinky_doc_value *root, int code);
 /** Store `root` as the new state of `old`; returns 0 or HTTP code. */
 int as_update_doc(hctx *h, as_obj *old, slinky_doc_value *root, bool status_only);
 
+/* respond.c, read.c, write.c, delete.c: shared by the verbs */
+extern const char *const as_k_modified;
+void as_qualified(char *buf, size_t len, const as_rtype *rt);
+void as_kind_qualified(char *buf, size_t len, const as_rtype *rt);
+int as_resp_conflict(as_resp *resp, const as_rtype *rt, const char *name, const char *why);
+slinky_doc_value *as_md_of(slinky_doc_value *root);
+void as_set_rv(slinky_doc_value *root, uint64_t rv);
+uint64_t as_parse_rv(const char *s, bool *ok);
+bool as_query_bool(const as_req *req, const char *key);
+bool as_is_dry_run(const as_req *req);
+bool as_has_finalizers(const slinky_doc_value *root);
+int as_scale_doc(slinky_doc **out, const as_version *ver, const slinky_doc_value *root);
+int as_do_get(hctx *h);
+int as_do_list(hctx *h);
+int as_do_create(hctx *h);
+int as_do_put(hctx *h);
+int as_do_patch(hctx *h);
+int as_do_delete(hctx *h);
+int as_do_delete_collection(hctx *h);
+/** Remove an object for good (no finalizers left): DELETED event, then GC. */
+int as_remove_object(hctx *h, as_rtype *rt, as_obj *prev, slinky_doc_value *final_root,
+                     bool orphan);
+
 /* hooks.c: kind-specific behavior */
 void as_hook_before_create(hctx *h, slinky_doc_value *root);
 void as_hook_after_write(hctx *h, const slinky_doc_value *root);
@@ -52,5 +75,20 @@ int as_fields_to_v1(slinky_doc_value *out, const as_pset *p);
 int as_fields_from_v1(as_pset *out, const slinky_doc_value *v1);
 /** ".spec.containers[name=\"a\"].image" */
 char *as_field_display(const char *path);
+int as_pset_add(as_pset *p, const char *s);
+void as_pset_remove(as_pset *p, const char *s);
+const slinky_doc_value *as_child_schema(const slinky_doc_value *schema, const char *key);
+/** List type: 'm' map (keys from the schema or the built-in key), 's' set, 'a' atomic. */
+char as_list_kind(const slinky_doc_value *schema, const char *field, bool builtin,
+                  const slinky_doc_value **keys_out, const char **bkey);
+/** "k:{...}" token of a map-list item, or NULL when it has no key fields. */
+char *as_item_key(const slinky_doc_value *item, const slinky_doc_value *keys, const char *bkey);
+bool as_item_matches(const slinky_doc_value *item, const slinky_doc_value *keyobj);
+/** The value at a field path (NULL when missing); parent/index/key locate it. */
+slinky_doc_value *as_value_at(slinky_doc_value *root, const char *path,
+                              slinky_doc_value **parent_out, long *index_out,
+                              const char **key_out);
+/** Remove the value at a field path ("<item>\x01." removes the item). */
+void as_remove_at(slinky_doc_value *root, const char *path);
 
 #endif

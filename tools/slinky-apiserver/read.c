@@ -1,0 +1,306 @@
+/* GET and LIST (consistent pages from the event history, Table output). */
+#include "apiserver.h"
+#include "handlers.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <time.h>
+
+/* ------------------------------------------------------------------ */
+/* GET                                                                */
+/* ------------------------------------------------------------------ */
+
+int as_scale_doc(slinky_doc **out, const as_version *ver, const slinky_doc_value *root)
+{
+    slinky_doc *d = NULL;
+    int rc = slinky_doc_new(&d);
+    if (rc)
+        return rc;
+    slinky_doc_value *r = slinky_doc_root(d);
+    slinky_doc_value_set_object(r);
+    slinky_doc_value_object_set_string(r, "kind", "Scale");
+    slinky_doc_value_object_set_string(r, "apiVersion", "autoscaling/v1");
+    slinky_doc_value *md = as_md_of(r);
+    const slinky_doc_value *omd = slinky_doc_value_get(root, "metadata");
+    static const char *const keep[] = {"name", "namespace", "uid", "resourceVersion",
+                                       "creationTimestamp"};
+    for (size_t i = 0; i < SLINKY__ARRAY_SIZE(keep); i++) {
+        const slinky_doc_value *v = slinky_doc_value_get(omd, keep[i]);
+        if (v)
+            slinky_doc_value_object_set(md, keep[i], v);
+    }
+    slinky_doc_value *spec = NULL, *status = NULL;
+    slinky_doc_value_object_put(&spec, r, "spec");
+    slinky_doc_value_set_object(spec);
+    slinky_doc_value_object_put(&status, r, "status");
+    slinky_doc_value_set_object(status);
+    const char *sp = ver->scale_spec ? ver->scale_spec : ".spec.replicas";
+    const char *st = ver->scale_status ? ver->scale_status : ".status.replicas";
+    slinky_doc_value_object_set_int(spec, "replicas",
+                                    slinky_doc_value_path_int(root, sp + (*sp == '.'), 0));
+    slinky_doc_value_object_set_int(status, "replicas",
+                                    slinky_doc_value_path_int(root, st + (*st == '.'), 0));
+    if (ver->scale_selector) {
+        const char *sel = slinky_doc_value_path_string(
+            root, ver->scale_selector + (*ver->scale_selector == '.'), NULL);
+        if (sel)
+            slinky_doc_value_object_set_string(status, "selector", sel);
+    }
+    *out = d;
+    return 0;
+}
+
+int as_do_get(hctx *h)
+{
+    as_obj *o = as_store_get(h->rt, h->ns, h->route->name);
+    if (!o)
+        return as_resp_not_found(h->resp, h->rt, h->route->name);
+    if (h->route->sub && strcmp(h->route->sub, "scale") == 0) {
+        slinky_doc *d = NULL, *sd = NULL;
+        if (as_obj_doc(&d, o) || as_scale_doc(&sd, h->ver, slinky_doc_root(d))) {
+            slinky_doc_free(d);
+            return as_resp_status(h->resp, 500, "InternalError", "scale failed", NULL);
+        }
+        as_resp_doc(h->resp, 200, slinky_doc_root(sd));
+        slinky_doc_free(sd);
+        slinky_doc_free(d);
+        return 0;
+    }
+    if (as_wants_table(h->req)) {
+        slinky__buf_clear(&h->resp->body);
+        h->resp->status = 200;
+        h->resp->content_type = "application/json";
+        char meta[64];
+        snprintf(meta, sizeof(meta), "{\"resourceVersion\":\"%llu\"}",
+                 (unsigned long long)o->rv);
+        return as_table_render(&h->resp->body, h->s, h->rt, h->ver->name, &o, 1, meta);
+    }
+    return as_resp_json(h->resp, 200, o->json, o->json_len);
+}
+
+/* ------------------------------------------------------------------ */
+/* LIST                                                               */
+/* ------------------------------------------------------------------ */
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+static char *b64_encode(const char *s)
+{
+    size_t n = strlen(s);
+    char *out = slinky__malloc(n * 4 / 3 + 5);
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned char)s[i] << 16;
+        if (i + 1 < n)
+            v |= (unsigned char)s[i + 1] << 8;
+        if (i + 2 < n)
+            v |= (unsigned char)s[i + 2];
+        out[o++] = b64[(v >> 18) & 63];
+        out[o++] = b64[(v >> 12) & 63];
+        if (i + 1 < n)
+            out[o++] = b64[(v >> 6) & 63];
+        if (i + 2 < n)
+            out[o++] = b64[v & 63];
+    }
+    out[o] = '\0';
+    return out;
+}
+
+static char *b64_decode(const char *s)
+{
+    size_t n = strlen(s);
+    char *out = slinky__malloc(n + 1);
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    unsigned v = 0;
+    int bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *p = strchr(b64, s[i]);
+        if (!p || !s[i]) {
+            free(out);
+            return NULL;
+        }
+        v = (v << 6) | (unsigned)(p - b64);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[o++] = (char)((v >> bits) & 0xff);
+        }
+    }
+    out[o] = '\0';
+    return out;
+}
+
+typedef struct view_item {
+    as_obj *obj; /* NULL = absent at that rv */
+} view_item;
+
+static int obj_cmp(const void *a, const void *b)
+{
+    const as_obj *x = *(as_obj *const *)a, *y = *(as_obj *const *)b;
+    int c = strcmp(x->ns, y->ns);
+    return c ? c : strcmp(x->name, y->name);
+}
+
+/*
+ * The objects of rt as they were at resourceVersion `at` (from the current
+ * state undone by history events newer than `at`). Returns a new array of
+ * borrowed pointers sorted by key; *n_out its length.
+ */
+static as_obj **view_at(as_server *s, as_rtype *rt, uint64_t at, size_t *n_out)
+{
+    size_t cap = rt->n_items + 16, n = 0;
+    as_obj **v = slinky__malloc(cap * sizeof(*v));
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < rt->n_items; i++)
+        v[n++] = rt->items[i];
+    for (uint64_t r = s->rv; r > at; r--) {
+        const as_event *e = as_store_event(s, r);
+        if (!e || e->rt != rt)
+            continue;
+        const as_obj *key = e->type == AS_EV_DELETED ? e->prev : e->obj;
+        size_t j;
+        for (j = 0; j < n; j++)
+            if (v[j] && strcmp(v[j]->ns, key->ns) == 0 && strcmp(v[j]->name, key->name) == 0)
+                break;
+        if (j == n) {
+            if (n == cap) {
+                cap *= 2;
+                as_obj **nv = realloc(v, cap * sizeof(*nv));
+                if (!nv) {
+                    free(v);
+                    return NULL;
+                }
+                v = nv;
+            }
+            v[n++] = NULL;
+        }
+        v[j] = e->type == AS_EV_ADDED ? NULL : e->prev;
+    }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (v[i])
+            v[m++] = v[i];
+    qsort(v, m, sizeof(*v), obj_cmp);
+    *n_out = m;
+    return v;
+}
+
+int as_do_list(hctx *h)
+{
+    as_server *s = h->s;
+    as_filter f;
+    if (as_filter_init(&f, h->req, h->ns, h->resp) != 0)
+        return 400;
+    long limit = 0;
+    const char *ls = as_req_query(h->req, "limit");
+    if (ls && *ls)
+        limit = strtol(ls, NULL, 10);
+    const char *cont = as_req_query(h->req, "continue");
+    uint64_t at = s->rv;
+    char *start_ns = NULL, *start_name = NULL;
+    if (cont && *cont) {
+        char *tok = b64_decode(cont);
+        unsigned long long rv = 0;
+        int used = 0;
+        if (!tok || sscanf(tok, "%llu/%n", &rv, &used) != 1 || !used) {
+            free(tok);
+            as_filter_dispose(&f);
+            return as_resp_status(h->resp, 400, "BadRequest",
+                                  "continue key is not valid: illegal base64 data", NULL);
+        }
+        const char *rest = tok + used;
+        const char *sep = strchr(rest, '/');
+        start_ns = slinky__strndup(rest, sep ? (size_t)(sep - rest) : strlen(rest));
+        start_name = slinky__strdup(sep ? sep + 1 : "");
+        free(tok);
+        if (rv < as_store_oldest_rv(s) - 1 && rv != s->rv) {
+            free(start_ns);
+            free(start_name);
+            as_filter_dispose(&f);
+            return as_resp_status(
+                h->resp, 410, "Expired",
+                "The provided continue parameter is too old to display a consistent list "
+                "result. You can start a new list without the continue parameter, or use the "
+                "continue token in this response to retrieve the remainder of the results. "
+                "Continuing with the provided token results in an inconsistent list - objects "
+                "that were created, modified, or deleted between the time the first chunk was "
+                "returned and now may show up in the list.",
+                NULL);
+        }
+        at = rv;
+    }
+    size_t n = 0;
+    as_obj **view = at == s->rv ? NULL : view_at(s, h->rt, at, &n);
+    as_obj **items = view ? view : h->rt->items;
+    if (!view)
+        n = h->rt->n_items;
+    as_obj **sel = slinky__malloc((n ? n : 1) * sizeof(*sel));
+    size_t ns_count = 0;
+    bool more = false;
+    for (size_t i = 0; sel && i < n; i++) {
+        as_obj *o = items[i];
+        if (start_ns) {
+            int c = strcmp(o->ns, start_ns);
+            if (c < 0 || (c == 0 && strcmp(o->name, start_name) <= 0))
+                continue;
+        }
+        if (!as_filter_match(&f, o))
+            continue;
+        if (limit > 0 && ns_count == (size_t)limit) {
+            more = true;
+            break;
+        }
+        sel[ns_count++] = o;
+    }
+    char meta[512];
+    char *tok = NULL;
+    if (more && ns_count) {
+        as_obj *last = sel[ns_count - 1];
+        char *raw = slinky__sprintf("%llu/%s/%s", (unsigned long long)at, last->ns, last->name);
+        tok = raw ? b64_encode(raw) : NULL;
+        free(raw);
+    }
+    if (tok)
+        snprintf(meta, sizeof(meta), "{\"resourceVersion\":\"%llu\",\"continue\":\"%s\"}",
+                 (unsigned long long)at, tok);
+    else
+        snprintf(meta, sizeof(meta), "{\"resourceVersion\":\"%llu\"}", (unsigned long long)at);
+    free(tok);
+    as_resp *resp = h->resp;
+    slinky__buf_clear(&resp->body);
+    resp->status = 200;
+    resp->content_type = "application/json";
+    if (as_wants_table(h->req)) {
+        as_table_render(&resp->body, s, h->rt, h->ver->name, sel, ns_count, meta);
+    } else {
+        slinky__buf *b = &resp->body;
+        size_t total = 256;
+        for (size_t i = 0; i < ns_count; i++)
+            total += sel[i]->json_len + 1;
+        slinky__buf_grow(b, total);
+        slinky__buf_printf(b, "{\"kind\":\"%s\",\"apiVersion\":\"", h->rt->list_kind);
+        if (*h->rt->group)
+            slinky__buf_printf(b, "%s/", h->rt->group);
+        slinky__buf_printf(b, "%s\",\"metadata\":%s,\"items\":[", h->ver->name, meta);
+        for (size_t i = 0; i < ns_count; i++) {
+            if (i)
+                slinky__buf_putc(b, ',');
+            slinky__buf_put(b, sel[i]->json, sel[i]->json_len);
+        }
+        slinky__buf_puts(b, "]}");
+    }
+    free(sel);
+    free(view);
+    free(start_ns);
+    free(start_name);
+    as_filter_dispose(&f);
+    return 0;
+}
+

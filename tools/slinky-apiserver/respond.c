@@ -1,0 +1,267 @@
+/* Responses, Status objects, request bodies and small shared helpers of the verbs. */
+#include "apiserver.h"
+#include "handlers.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <time.h>
+
+/* ------------------------------------------------------------------ */
+/* small helpers                                                      */
+/* ------------------------------------------------------------------ */
+
+const char *as_req_query(const as_req *r, const char *key)
+{
+    for (size_t i = 0; i < r->n_query; i++)
+        if (strcmp(r->query[i].key, key) == 0)
+            return r->query[i].value ? r->query[i].value : "";
+    return NULL;
+}
+
+void as_json_str(slinky__buf *b, const char *s)
+{
+    slinky__buf_putc(b, '"');
+    for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+        switch (*p) {
+        case '"':
+            slinky__buf_puts(b, "\\\"");
+            break;
+        case '\\':
+            slinky__buf_puts(b, "\\\\");
+            break;
+        case '\n':
+            slinky__buf_puts(b, "\\n");
+            break;
+        case '\t':
+            slinky__buf_puts(b, "\\t");
+            break;
+        case '\r':
+            slinky__buf_puts(b, "\\r");
+            break;
+        default:
+            if (*p < 0x20)
+                slinky__buf_printf(b, "\\u%04x", *p);
+            else
+                slinky__buf_putc(b, (char)*p);
+        }
+    }
+    slinky__buf_putc(b, '"');
+}
+
+int as_resp_json(as_resp *resp, int code, const char *json, size_t len)
+{
+    resp->status = code;
+    resp->content_type = "application/json";
+    slinky__buf_clear(&resp->body);
+    slinky__buf_put(&resp->body, json, len);
+    return 0;
+}
+
+int as_resp_doc(as_resp *resp, int code, const slinky_doc_value *v)
+{
+    char *json = NULL;
+    size_t len = 0;
+    if (slinky_doc_value_dump_json(&json, &len, v, SLINKY_DOC_DUMP_COMPACT) != 0)
+        return as_resp_status(resp, 500, "InternalError", "serializing the object failed", NULL);
+    as_resp_json(resp, code, json, len);
+    slinky_free(json);
+    return 0;
+}
+
+int as_resp_status(as_resp *resp, int code, const char *reason, const char *message,
+                   const char *details_json)
+{
+    slinky__buf *b = &resp->body;
+    slinky__buf_clear(b);
+    resp->status = code;
+    resp->content_type = "application/json";
+    slinky__buf_puts(b, "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":");
+    slinky__buf_puts(b, code < 300 ? "\"Success\"" : "\"Failure\"");
+    slinky__buf_puts(b, ",\"message\":");
+    as_json_str(b, message);
+    slinky__buf_puts(b, ",\"reason\":");
+    as_json_str(b, reason);
+    if (details_json) {
+        slinky__buf_puts(b, ",\"details\":");
+        slinky__buf_puts(b, details_json);
+    }
+    slinky__buf_printf(b, ",\"code\":%d}", code);
+    return 0;
+}
+
+/* plural.group (or plural for the core group) */
+void as_qualified(char *buf, size_t len, const as_rtype *rt)
+{
+    if (*rt->group)
+        snprintf(buf, len, "%s.%s", rt->plural, rt->group);
+    else
+        snprintf(buf, len, "%s", rt->plural);
+}
+
+void as_kind_qualified(char *buf, size_t len, const as_rtype *rt)
+{
+    if (*rt->group)
+        snprintf(buf, len, "%s.%s", rt->kind, rt->group);
+    else
+        snprintf(buf, len, "%s", rt->kind);
+}
+
+static char *details(const as_rtype *rt, const char *name, bool kind)
+{
+    slinky__buf b = SLINKY__BUF_INIT;
+    slinky__buf_puts(&b, "{\"name\":");
+    as_json_str(&b, name ? name : "");
+    slinky__buf_puts(&b, ",\"group\":");
+    as_json_str(&b, rt->group);
+    slinky__buf_puts(&b, ",\"kind\":");
+    as_json_str(&b, kind ? rt->kind : rt->plural);
+    slinky__buf_puts(&b, "}");
+    return slinky__buf_detach(&b, NULL);
+}
+
+int as_resp_error(as_resp *resp, const as_rtype *rt, int code, const char *reason,
+                  const char *name, const char *fmt, ...)
+{
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    char *d = rt ? details(rt, name, false) : NULL;
+    as_resp_status(resp, code, reason, msg, d);
+    free(d);
+    return code;
+}
+
+int as_resp_not_found(as_resp *resp, const as_rtype *rt, const char *name)
+{
+    char q[300];
+    as_qualified(q, sizeof(q), rt);
+    return as_resp_error(resp, rt, 404, "NotFound", name, "%s \"%s\" not found", q, name);
+}
+
+int as_resp_conflict(as_resp *resp, const as_rtype *rt, const char *name, const char *why)
+{
+    char q[300];
+    as_qualified(q, sizeof(q), rt);
+    return as_resp_error(resp, rt, 409, "Conflict", name,
+                         "Operation cannot be fulfilled on %s \"%s\": %s", q, name, why);
+}
+
+const char *const as_k_modified =
+    "the object has been modified; please apply your changes to the latest version and try "
+    "again";
+
+int as_resp_invalid(as_resp *resp, const as_rtype *rt, const char *name, const as_causes *c)
+{
+    char kq[300];
+    as_kind_qualified(kq, sizeof(kq), rt);
+    slinky__buf msg = SLINKY__BUF_INIT, d = SLINKY__BUF_INIT;
+    slinky__buf_printf(&msg, "%s \"%s\" is invalid: ", kq, name ? name : "");
+    if (c->n > 1)
+        slinky__buf_putc(&msg, '[');
+    for (size_t i = 0; i < c->n; i++)
+        slinky__buf_printf(&msg, "%s%s: %s", i ? ", " : "", c->items[i].field,
+                           c->items[i].message);
+    if (c->n > 1)
+        slinky__buf_putc(&msg, ']');
+    slinky__buf_puts(&d, "{\"name\":");
+    as_json_str(&d, name ? name : "");
+    slinky__buf_puts(&d, ",\"group\":");
+    as_json_str(&d, rt->group);
+    slinky__buf_puts(&d, ",\"kind\":");
+    as_json_str(&d, rt->kind);
+    slinky__buf_puts(&d, ",\"causes\":[");
+    for (size_t i = 0; i < c->n; i++) {
+        slinky__buf_puts(&d, i ? ",{\"reason\":" : "{\"reason\":");
+        as_json_str(&d, c->items[i].reason);
+        slinky__buf_puts(&d, ",\"message\":");
+        as_json_str(&d, c->items[i].message);
+        slinky__buf_puts(&d, ",\"field\":");
+        as_json_str(&d, c->items[i].field);
+        slinky__buf_puts(&d, "}");
+    }
+    slinky__buf_puts(&d, "]}");
+    as_resp_status(resp, 422, "Invalid", msg.data ? msg.data : "", d.data);
+    slinky__buf_dispose(&msg);
+    slinky__buf_dispose(&d);
+    return 422;
+}
+
+slinky_doc_value *as_md_of(slinky_doc_value *root)
+{
+    slinky_doc_value *md = NULL;
+    if (slinky_doc_value_object_put(&md, root, "metadata") != 0)
+        return NULL;
+    if (slinky_doc_value_type(md) != SLINKY_DOC_OBJECT)
+        slinky_doc_value_set_object(md);
+    return md;
+}
+
+void as_set_rv(slinky_doc_value *root, uint64_t rv)
+{
+    char b[32];
+    snprintf(b, sizeof(b), "%llu", (unsigned long long)rv);
+    slinky_doc_value_object_set_string(as_md_of(root), "resourceVersion", b);
+}
+
+uint64_t as_parse_rv(const char *s, bool *ok)
+{
+    char *end = NULL;
+    *ok = false;
+    if (!s || !*s)
+        return 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end)
+        return 0;
+    *ok = true;
+    return v;
+}
+
+int as_parse_body(slinky_doc **out, const as_req *req, as_resp *resp)
+{
+    const char *ct = req->content_type ? req->content_type : "application/json";
+    const char *p = req->body ? req->body : "";
+    size_t n = req->body_len;
+    while (n && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')) {
+        p++;
+        n--;
+    }
+    int rc;
+    if (strstr(ct, "protobuf") && as_proto_decode(out, req->body, req->body_len) == 0)
+        return 0;
+    if (strstr(ct, "protobuf") || strstr(ct, "cbor")) {
+        as_resp_status(resp, 415, "UnsupportedMediaType",
+                       "the body of the request was in an unknown format - accepted media types "
+                       "include: application/json, application/yaml",
+                       NULL);
+        return 415;
+    }
+    if (strstr(ct, "yaml") && !(n && (*p == '{' || *p == '[')))
+        rc = slinky_doc_parse_yaml(out, p, n);
+    else
+        rc = slinky_doc_parse_json(out, p, n);
+    if (rc) {
+        char msg[1200];
+        snprintf(msg, sizeof(msg), "the body of the request could not be decoded: %s",
+                 slinky_error_last()->message);
+        as_resp_status(resp, 400, "BadRequest", msg, NULL);
+        return 400;
+    }
+    return 0;
+}
+
+bool as_query_bool(const as_req *req, const char *key)
+{
+    const char *v = as_req_query(req, key);
+    bool b = false;
+    if (!v)
+        return false;
+    if (!*v)
+        return true;
+    return as_parse_bool(&b, v) == 0 && b;
+}
+
+
