@@ -678,7 +678,7 @@ slinky_status slinky_kube_informer_list(slinky_doc **out, slinky_kube_informer *
         slinky_kube__map_foreach(&inf->cache, gather_key, &g);
     }
     err = g.err;
-    if (err == 0)
+    if (err == 0 && g.n > 1)
         qsort(g.keys, g.n, sizeof(*g.keys), cmp_str);
     for (size_t i = 0; err == 0 && i < g.n; i++) {
         slinky_doc *obj = slinky_kube__map_get(&inf->cache, g.keys[i]);
