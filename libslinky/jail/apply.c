@@ -521,6 +521,12 @@ slinky_status slinky_jail_enter(const slinky_jail_spec *spec, const slinky_jail_
         rc = sys_err(errno, "cannot mount the jail root at", STAGING);
         goto out;
     }
+    /* unbindable: the recursive bind of the host's /run must not copy the jail root into
+     * itself (/run/slinky-jail inside the jail would show the jail again) */
+    if (mount(NULL, STAGING, NULL, MS_UNBINDABLE, NULL) < 0) {
+        rc = sys_err(errno, "cannot make the jail root unbindable", STAGING);
+        goto out;
+    }
     rootfd = open(STAGING, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (rootfd < 0) {
         rc = sys_err(errno, "cannot open", STAGING);
