@@ -121,5 +121,37 @@ err=$("$J" validate "$W/dotdot2.yaml" 2>&1); rc=$?
 err=$("$J" run --spec "$W/jail.yaml" --job .. --user "$U" -- true 2>&1); rc=$?
 [ $rc -ne 0 ] && ok "a job id of '..' is refused" || bad "job id .."
 
+# 6. a shared root folder (not the host root): the jail's / is that folder's content
+R=$W/rootfs
+mkdir -p "$R/usr" "$R/etc" "$R/data"
+ln -s usr/bin "$R/bin"; ln -s usr/lib "$R/lib"; ln -s usr/lib64 "$R/lib64"
+echo in-shared-root > "$R/data/hello"
+cat > "$W/shared-root.yaml" <<EOS
+kind: JailSpec
+root: {path: $R, readOnly: true}
+scratch: $W/scratch
+mounts:
+  - {type: bind, source: /usr, destination: /usr, readOnly: true}
+  - {type: bind, source: /etc, destination: /etc, readOnly: true}
+  - {type: bind, source: tmp, destination: /tmp, lifetime: job}
+  - {type: proc, destination: /proc}
+process: {user: job, cwd: /, noNewPrivileges: true}
+EOS
+SR='echo root=$(ls / | tr "\n" " "); cat /data/hello; if touch /data/x 2>/dev/null; then echo data=rw; else echo data=ro; fi'
+want="root=bin data dev etc lib lib64 proc tmp usr
+in-shared-root
+data=ro"
+got=$("$J" run --spec "$W/shared-root.yaml" --job 106 --user "$U" -- sh -c "$SR" 2>&1)
+[ "$got" = "$want" ] && ok "applier: shared root folder" || { bad "applier: shared root folder"; echo "$got" | sed 's/^/    /'; }
+"$J" setup --spec "$W/shared-root.yaml" --job 107 --user "$U"
+mapfile -d '' args < <("$J" render bwrap --nul --spec "$W/shared-root.yaml" --job 107 --user "$U" -- sh -c "$SR")
+got=$(setpriv --reuid="$U" --regid="$(id -g "$U")" --init-groups bwrap "${args[@]}" 2>&1)
+[ "$got" = "$want" ] && ok "bwrap: shared root folder" || { bad "bwrap: shared root folder"; echo "$got" | sed 's/^/    /'; }
+rm -rf "$W/bundle2"
+"$J" render oci --spec "$W/shared-root.yaml" --job 107 --user "$U" --bundle "$W/bundle2" -- sh -c "$SR" >/dev/null
+got=$(unshare -m sh -c "mount --make-rprivate / && mount -t cgroup2 none /sys/fs/cgroup && exec crun --cgroup-manager=disabled run -b '$W/bundle2' slinky-jail-test2-$$" 2>&1)
+[ "$got" = "$want" ] && ok "crun: shared root folder" || { bad "crun: shared root folder"; echo "$got" | sed 's/^/    /'; }
+"$J" cleanup --spec "$W/shared-root.yaml" --job 107
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
