@@ -40,7 +40,7 @@ cd /tmp
 as_user() { runuser -u "$U" -- env SLURM_CONF="$SLURM_CONF" "$@"; }
 
 # 1. srun runs inside the jail, as the user, without capabilities
-out=$(as_user srun -t 1 sh -c 'cat /home/'"$U"'/marker; id -u; grep CapEff /proc/self/status; grep CapBnd /proc/self/status; if touch /shared/x 2>/dev/null; then echo shared-rw; else echo shared-ro; fi; cat /shared/data' 2>&1) || true
+out=$(as_user srun -t 1 sh -c 'cat /home/'"$U"'/marker; id -u; grep CapEff /proc/self/status; grep CapBnd /proc/self/status; if touch /shared/x 2>/dev/null; then echo shared-rw; else echo shared-ro; fi; cat /shared/data; if mount -o remount,rw / 2>/dev/null || unshare -rm sh -c "mount -o remount,rw /" 2>/dev/null; then echo remount-allowed; else echo remount-denied; fi' 2>&1) || true
 echo "$out" | sed 's/^/  srun: /'
 if echo "$out" | grep -qx "marker-$$"; then ok "srun sees the jail's /home"; else bad "srun sees the jail's /home"; fi
 if echo "$out" | grep -qx "$uid"; then ok "srun step runs as $U"; else bad "srun step runs as $U"; fi
@@ -48,6 +48,7 @@ if echo "$out" | grep -Eq 'CapEff:[[:space:]]+0+$'; then ok "srun step has CapEf
 if echo "$out" | grep -Eq 'CapBnd:[[:space:]]+0+$'; then ok "srun step has an empty bounding set"; else bad "CapBnd 0"; fi
 if echo "$out" | grep -qx shared-ro && echo "$out" | grep -qx dataset; then ok "/shared is read-only and readable"; else bad "/shared read-only"; fi
 if [ -e "$W/shared/x" ]; then bad "write to /shared reached the host"; fi
+if echo "$out" | grep -qx remount-denied; then ok "remounting / read-write fails in the step (also from a user namespace)"; else bad "remount / denied"; fi
 
 # 2. an sbatch step runs inside the jail too
 as_user sbatch --wait -t 1 -o /dev/null --wrap "cat /home/$U/marker > /local/from-batch; grep CapEff /proc/self/status >> /local/from-batch" >/dev/null 2>&1 || true
