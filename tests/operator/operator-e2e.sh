@@ -19,12 +19,14 @@ W=$(mktemp -d /tmp/op-e2e.XXXXXX); chmod 755 "$W"
 export SLURM_CI_DIR=$W/slurm SLURM_CI_CLUSTER=demo
 oppid=
 cleanup() {
+  [ -n "${OP_E2E_KEEP:-}" ] && { echo "kept $W" >&2; return; }
   [ -n "$oppid" ] && kill "$oppid" 2>/dev/null || true
   "$H/slurm-ci.sh" down >/dev/null 2>&1 || true
   "$src/tests/apiserver/stop-apiserver.sh" "$W/api" >/dev/null 2>&1 || true
   rm -rf "$W"
 }
 trap cleanup EXIT
+[ -n "${OP_E2E_DEBUG:-}" ] && set -x
 fail() { echo "FAIL: $*" >&2; echo "--- operator log" >&2; cat "$W"/op*.log >&2 2>/dev/null || true; exit 1; }
 pass() { echo "ok: $*"; }
 

@@ -11,7 +11,8 @@
 # Nodes: every static NodeName of the file, and one dynamic node (slurmd -Z)
 # NAME-0 for the first "NodeSet=NAME Feature=F" line, registering with feature F
 # (dynamic nodes use the global SlurmdPort, so one host runs one of them).
-set -euo pipefail
+set -Eeuo pipefail
+trap 'echo "slurm-local.sh: failed at line $LINENO: $BASH_COMMAND" >&2' ERR
 conf=${SLURM_CONF:?SLURM_CONF must name the slurm.conf}
 class=${SLINKY_CHANGE_CLASS:-restart-all}
 
@@ -47,7 +48,7 @@ wait_for() { # seconds what cmd...
 # that registers with that feature (slurmd -Z), on its own port.
 node_specs() {
   local i=0
-  sed -n 's/^[[:space:]]*NodeName=\([^[:space:]]*\).*/\1/Ip' "$conf" | grep -vix default |
+  sed -n 's/^[[:space:]]*NodeName=\([^[:space:]]*\).*/\1/Ip' "$conf" | { grep -vix default || true; } |
     while read -r n; do scontrol show hostnames "$n" 2>/dev/null || echo "$n"; done |
     while read -r n; do echo "static $n"; done
   sed -n 's/^[[:space:]]*NodeSet=\([^[:space:]]*\).*Feature=\([^[:space:]]*\).*/\1 \2/Ip' "$conf" |
@@ -65,14 +66,16 @@ stop_all() {
 }
 
 start_ctld() {
+  mkdir -p "$(key StateSaveLocation)" "$run_dir" "$log_dir"
   slurmctld -f "$conf"
   wait_for 30 slurmctld scontrol ping
 }
 
 start_nodes() {
-  local kind n feat
+  local kind n feat spool
   while read -r kind n feat; do
     [ -n "$kind" ] || continue
+    spool=$(key SlurmdSpoolDir); mkdir -p "${spool//%n/$n}"
     if [ "$kind" = dynamic ]; then
       slurmd -f "$conf" -Z -N "$n" --conf "Feature=$feat"
     else
