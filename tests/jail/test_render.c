@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "slinky/doc.h"
 #include "slinky/jail.h"
@@ -185,10 +187,60 @@ static void test_slurm(void **state)
     slinky_jail_spec_free(s);
 }
 
+/* destinations resolved through the root's symlinks the way the jail sees them */
+static void test_symlinked_destinations(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/jail-render.XXXXXX", p[256], spec_text[1024];
+    assert_non_null(mkdtemp(root));
+    snprintf(p, sizeof(p), "%s/usr", root);
+    assert_int_equal(mkdir(p, 0755), 0);
+    snprintf(p, sizeof(p), "%s/abs", root);
+    assert_int_equal(symlink("/usr", p), 0); /* absolute: from the jail root */
+    snprintf(p, sizeof(p), "%s/rel", root);
+    assert_int_equal(symlink("usr/../usr", p), 0);
+    snprintf(p, sizeof(p), "%s/esc", root);
+    assert_int_equal(symlink("../../../../outside", p), 0); /* climbs out */
+    const char *cases[][2] = {{"/abs/x", "/usr/x"}, {"/rel/y", "/usr/y"}, {"/esc/z", NULL}};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(spec_text, sizeof(spec_text),
+                 "root: {path: %s}\nscratch: /nvme/jobs\n"
+                 "mounts: [{source: /data, destination: %s}]\n",
+                 root, cases[i][0]);
+        slinky_jail_spec *s = NULL;
+        assert_int_equal(slinky_jail_spec_parse(&s, spec_text, strlen(spec_text)), 0);
+        char *args = NULL, *json = NULL;
+        size_t n = 0, len = 0;
+        slinky_jail_job job = SLINKY_JAIL_JOB_INIT;
+        job.uid = 1;
+        job.gid = 1;
+        job.user = "u1";
+        int rc = slinky_jail_render_bwrap(&args, &n, &len, s, &job, NULL);
+        int rc2 = slinky_jail_render_oci(&json, s, &job, NULL, NULL);
+        if (cases[i][1]) {
+            assert_int_equal(rc, 0);
+            assert_int_equal(rc2, 0);
+            assert_true(find3(args, len, "--bind", "/data", cases[i][1]) >= 0);
+            assert_non_null(strstr(json, cases[i][1]));
+        } else {
+            assert_int_equal(rc, SLINKY_EFORBIDDEN);
+            assert_non_null(strstr(slinky_error_last()->message, "leads out of the jail"));
+            assert_int_equal(rc2, SLINKY_EFORBIDDEN);
+        }
+        slinky_free(args);
+        slinky_free(json);
+        slinky_jail_spec_free(s);
+    }
+    char cmd[128];
+    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bwrap),
+        cmocka_unit_test(test_symlinked_destinations),
         cmocka_unit_test(test_oci),
         cmocka_unit_test(test_slurm),
     };
