@@ -79,12 +79,28 @@ static void test_routes(void **state)
     assert_int_equal(as_route_parse(&r, "/other"), AS_ROUTE_NONE);
 }
 
+static void test_base64(void **state)
+{
+    (void)state;
+    static const char *const in[] = {"", "f", "fo", "foo", "foob", "\xfb\xff"};
+    static const char *const std[] = {"", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "+/8="};
+    static const char *const url[] = {"", "Zg", "Zm8", "Zm9v", "Zm9vYg", "-_8"};
+    for (size_t i = 0; i < 6; i++) {
+        char *a = as_base64(in[i], strlen(in[i]), false), *b = as_base64(in[i], strlen(in[i]), true);
+        assert_string_equal(a, std[i]);
+        assert_string_equal(b, url[i]);
+        free(a);
+        free(b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_human_duration),
         cmocka_unit_test(test_jsonpath),
         cmocka_unit_test(test_routes),
+        cmocka_unit_test(test_base64),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

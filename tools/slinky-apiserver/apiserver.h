@@ -242,6 +242,8 @@ int as_resp_status(as_resp *resp, int code, const char *reason, const char *mess
                    const char *details_json);
 int as_resp_json(as_resp *resp, int code, const char *json, size_t len);
 int as_resp_doc(as_resp *resp, int code, const slinky_doc_value *v);
+/** Base64 (standard with padding, or URL-safe without); malloc'd. */
+char *as_base64(const void *data, size_t len, bool url);
 /** Append a JSON string literal (quoted, escaped). */
 void as_json_str(slinky__buf *b, const char *s);
 

@@ -107,29 +107,6 @@ static int load_tokens(as_server *s, const char *path, char ***tokens, size_t *n
     return 0;
 }
 
-static char *base64(const char *s)
-{
-    static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t n = strlen(s);
-    char *o = slinky__malloc(n / 3 * 4 + 8);
-    size_t j = 0;
-    if (!o)
-        return NULL;
-    for (size_t i = 0; i < n; i += 3) {
-        unsigned v = (unsigned char)s[i] << 16;
-        if (i + 1 < n)
-            v |= (unsigned char)s[i + 1] << 8;
-        if (i + 2 < n)
-            v |= (unsigned char)s[i + 2];
-        o[j++] = a[(v >> 18) & 63];
-        o[j++] = a[(v >> 12) & 63];
-        o[j++] = i + 1 < n ? a[(v >> 6) & 63] : '=';
-        o[j++] = i + 2 < n ? a[v & 63] : '=';
-    }
-    o[j] = '\0';
-    return o;
-}
-
 static int write_kubeconfig(const char *path, const as_server *s, const char *token)
 {
     slinky__buf b = SLINKY__BUF_INIT;
@@ -138,7 +115,7 @@ static int write_kubeconfig(const char *path, const as_server *s, const char *to
                        "    server: %s://127.0.0.1:%d\n",
                        s->insecure ? "http" : "https", s->port);
     if (s->ca_pem) {
-        char *ca = base64(s->ca_pem);
+        char *ca = as_base64(s->ca_pem, strlen(s->ca_pem), false);
         slinky__buf_printf(&b, "    certificate-authority-data: %s\n", ca ? ca : "");
         free(ca);
     }

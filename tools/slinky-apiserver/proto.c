@@ -73,28 +73,6 @@ static int set_str(slinky_doc_value *obj, const char *key, const pb *s)
     return rc ? rc : slinky_doc_value_set_string_len(v, (const char *)s->p, (size_t)(s->end - s->p));
 }
 
-static char *b64(const unsigned char *p, size_t n)
-{
-    static const char a[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    char *o = slinky__malloc(n / 3 * 4 + 8);
-    size_t j = 0;
-    if (!o)
-        return NULL;
-    for (size_t i = 0; i < n; i += 3) {
-        unsigned v = p[i] << 16;
-        if (i + 1 < n)
-            v |= p[i + 1] << 8;
-        if (i + 2 < n)
-            v |= p[i + 2];
-        o[j++] = a[(v >> 18) & 63];
-        o[j++] = a[(v >> 12) & 63];
-        o[j++] = i + 1 < n ? a[(v >> 6) & 63] : '=';
-        o[j++] = i + 2 < n ? a[v & 63] : '=';
-    }
-    o[j] = '\0';
-    return o;
-}
-
 /* map<string,string|bytes> entry {1: key, 2: value} */
 static int map_entry(slinky_doc_value *obj, const char *key, pb *entry, bool bytes)
 {
@@ -126,7 +104,7 @@ static int map_entry(slinky_doc_value *obj, const char *key, pb *entry, bool byt
     if (rc)
         return rc;
     if (bytes) {
-        char *enc = b64(v.p, (size_t)(v.end - v.p));
+        char *enc = as_base64(v.p, (size_t)(v.end - v.p), false);
         rc = enc ? slinky_doc_value_set_string(e, enc) : SLINKY_ENOMEM;
         free(enc);
         return rc;

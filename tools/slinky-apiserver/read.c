@@ -86,30 +86,6 @@ int as_do_get(hctx *h)
 
 static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-static char *b64_encode(const char *s)
-{
-    size_t n = strlen(s);
-    char *out = slinky__malloc(n * 4 / 3 + 5);
-    if (!out)
-        return NULL;
-    size_t o = 0;
-    for (size_t i = 0; i < n; i += 3) {
-        unsigned v = (unsigned char)s[i] << 16;
-        if (i + 1 < n)
-            v |= (unsigned char)s[i + 1] << 8;
-        if (i + 2 < n)
-            v |= (unsigned char)s[i + 2];
-        out[o++] = b64[(v >> 18) & 63];
-        out[o++] = b64[(v >> 12) & 63];
-        if (i + 1 < n)
-            out[o++] = b64[(v >> 6) & 63];
-        if (i + 2 < n)
-            out[o++] = b64[v & 63];
-    }
-    out[o] = '\0';
-    return out;
-}
-
 static char *b64_decode(const char *s)
 {
     size_t n = strlen(s);
@@ -264,7 +240,7 @@ int as_do_list(hctx *h)
     if (more && ns_count) {
         as_obj *last = sel[ns_count - 1];
         char *raw = slinky__sprintf("%llu/%s/%s", (unsigned long long)at, last->ns, last->name);
-        tok = raw ? b64_encode(raw) : NULL;
+        tok = raw ? as_base64(raw, strlen(raw), true) : NULL;
         free(raw);
     }
     if (tok)
