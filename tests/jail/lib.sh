@@ -7,7 +7,12 @@
 # appended. Sets jail_uid.
 jail_test_root() {
   local w=$1 u=$2
-  id "$u" >/dev/null 2>&1 || useradd -M -s /bin/sh "$u"
+  local try
+  for try in 1 2 3 4 5 6 7 8 9 10; do  # other tests may be adding users at the same time
+    id "$u" >/dev/null 2>&1 && break
+    useradd -M -s /bin/sh "$u" 2>/dev/null && break
+    sleep 0.3
+  done
   jail_uid=$(id -u "$u")
   chmod 755 "$w"
   mkdir -p "$w/home/$u" "$w/shared" "$w/local" "$w/scratch"
