@@ -9,7 +9,9 @@ import pytest
 import slinky
 from slinky.jail import JailSpec, expand_template
 
-DATA = os.path.join(os.environ.get("SLINKY_TEST_DATA", "tests/data"), "jail")
+DATA = os.path.join(os.environ.get("SLINKY_TEST_DATA") or
+                    os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..",
+                                 "tests", "data"), "jail")
 
 
 def test_default_profile_is_the_worker_jail():
