@@ -4,7 +4,7 @@ List-and-decode benchmark: 10,000 NodeSets (~14.6 MB of JSON) served by
 slinky-apiserver over TLS + token on loopback, listed by three whole
 processes: libslinky (bench_kube_list), `kubectl get nodesets -o json` and
 python3-kubernetes list_namespaced_custom_object. Wall time (median of runs)
-and peak RSS (wait4) for each, printed as ratios measured in the same run.
+and peak RSS (/usr/bin/time) for each, printed as ratios measured in the same run.
 
 usage: run_list_bench.py BUILD_DIR [--count N] [--runs R] [--keep DIR]
 """
@@ -22,21 +22,22 @@ SRC = os.path.dirname(os.path.dirname(HERE))
 
 
 def measure(argv, env=None):
-    """Run argv, stdout to a pipe; return (wall seconds, peak RSS KiB, stdout)."""
-    t0 = time.monotonic()
-    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    out = b""
-    while True:
-        chunk = p.stdout.read(1 << 20)
-        if not chunk:
-            break
-        out += chunk[-4096:] if len(out) > 1 << 16 else chunk
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.monotonic() - t0
-    err = p.stderr.read()
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit("failed: %s\n%s" % (" ".join(argv), err.decode(errors="replace")))
-    return wall, ru.ru_maxrss, out, ru.ru_utime + ru.ru_stime
+    """Run argv under /usr/bin/time (so the peak RSS is the program's own, not that
+    of a forked Python); return (wall s, peak RSS KiB, stdout tail, user+sys CPU s)."""
+    with tempfile.NamedTemporaryFile("r", prefix="slinky-bench-time-") as tf:
+        p = subprocess.Popen(["/usr/bin/time", "-f", "%e %M %U %S", "-o", tf.name] + argv,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        out = b""
+        while True:
+            chunk = p.stdout.read(1 << 20)
+            if not chunk:
+                break
+            out = (out + chunk)[-65536:]
+        err = p.stderr.read()
+        if p.wait() != 0:
+            sys.exit("failed: %s\n%s" % (" ".join(argv), err.decode(errors="replace")))
+        wall, rss, user, system = tf.read().split()[-4:]
+    return float(wall), int(rss), out, float(user) + float(system)
 
 
 def main():
