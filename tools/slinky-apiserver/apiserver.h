@@ -190,6 +190,7 @@ typedef struct as_server {
     pthread_mutex_t fault_lock;
     as_fault *faults;
     bool faults_enabled;
+    bool log_requests; /* --log-requests: one stderr line per request */
     /* persistence (wal.c) */
     char *data_dir;
     int wal_fd;

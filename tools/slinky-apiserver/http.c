@@ -296,6 +296,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     }
     if (!resp.status)
         as_resp_status(&resp, 500, "InternalError", "no response", NULL);
+    if (s->log_requests) {
+        slinky__buf line = SLINKY__BUF_INIT;
+        slinky__buf_printf(&line, "%s %s", method, url);
+        for (size_t i = 0; i < q.n; i++)
+            slinky__buf_printf(&line, "%c%s=%s", i ? '&' : '?', q.items[i].key, q.items[i].value);
+        fprintf(stderr, "slinky-apiserver: %s -> %d%s\n", line.data ? line.data : "",
+                resp.status, resp.watch ? " (watch)" : "");
+        slinky__buf_dispose(&line);
+    }
     enum MHD_Result ret = send_resp(c, &resp);
     resp_dispose(&resp);
     for (size_t i = 0; i < q.n; i++) {

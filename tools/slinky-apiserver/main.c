@@ -35,6 +35,7 @@ static void usage(FILE *f)
             "  --history N            watch history window in events (default 10000)\n"
             "  --bookmark-interval MS interval of watch BOOKMARK events (default 5000)\n"
             "  --enable-faults        serve the fault-injection admin endpoint /admin/faults\n"
+            "  --log-requests         log one line per request (method, path, query, status)\n"
             "  --admin-token-file F   its bearer token (created when missing)\n");
 }
 
@@ -238,7 +239,7 @@ int main(int argc, char **argv)
 {
     enum {
         O_PORT = 1000, O_PORT_FILE, O_TOKEN_FILE, O_KUBECONFIG, O_INSECURE, O_CERT, O_KEY,
-        O_CA, O_CRD_DIR, O_DATA_DIR, O_HISTORY, O_BOOKMARK, O_FAULTS, O_ADMIN_TOKEN, O_HELP, O_CA_FILE
+        O_CA, O_CRD_DIR, O_DATA_DIR, O_HISTORY, O_BOOKMARK, O_FAULTS, O_ADMIN_TOKEN, O_HELP, O_CA_FILE, O_LOG
     };
     static const struct option opts[] = {
         {"port", required_argument, NULL, O_PORT},
@@ -257,12 +258,13 @@ int main(int argc, char **argv)
         {"admin-token-file", required_argument, NULL, O_ADMIN_TOKEN},
         {"help", no_argument, NULL, O_HELP},
         {"ca-file", required_argument, NULL, O_CA_FILE},
+        {"log-requests", no_argument, NULL, O_LOG},
         {NULL, 0, NULL, 0}};
     int port = 0;
     const char *port_file = NULL, *token_file = NULL, *kubeconfig = NULL, *cert_file = NULL;
     const char *key_file = NULL, *ca_file = NULL, *crd_dir = NULL, *data_dir = NULL;
     const char *admin_token_file = NULL, *ca_out = NULL;
-    bool insecure = false, faults = false;
+    bool insecure = false, faults = false, log_requests = false;
     long history = 10000, bookmark = 5000;
     int c;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -309,6 +311,9 @@ int main(int argc, char **argv)
         case O_ADMIN_TOKEN:
             admin_token_file = optarg;
             break;
+        case O_LOG:
+            log_requests = true;
+            break;
         case O_CA_FILE:
             ca_out = optarg;
             break;
@@ -335,6 +340,7 @@ int main(int argc, char **argv)
     s.insecure = insecure;
     s.bookmark_interval_ms = (unsigned)bookmark;
     s.faults_enabled = faults;
+    s.log_requests = log_requests;
     if (token_file && load_tokens(&s, token_file, &s.tokens, &s.n_tokens) != 0) {
         fprintf(stderr, "slinky-apiserver: --token-file %s: %s\n", token_file,
                 slinky_error_last()->message);

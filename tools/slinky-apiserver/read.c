@@ -212,6 +212,26 @@ int as_do_list(hctx *h)
         }
         at = rv;
     }
+    const char *rvm = as_req_query(h->req, "resourceVersionMatch");
+    const char *rvq = as_req_query(h->req, "resourceVersion");
+    if (!(cont && *cont) && rvm && !strcmp(rvm, "Exact") && rvq && *rvq) {
+        /* the list exactly as it was at that resourceVersion */
+        bool ok = false;
+        uint64_t rv = as_parse_rv(rvq, &ok);
+        char msg[160];
+        if (!ok || rv > s->rv || rv + 1 < as_store_oldest_rv(s)) {
+            as_filter_dispose(&f);
+            if (ok && rv > s->rv) {
+                snprintf(msg, sizeof(msg), "Too large resource version: %llu, current: %llu",
+                         (unsigned long long)rv, (unsigned long long)s->rv);
+                return as_resp_status(h->resp, 504, "Timeout", msg, NULL);
+            }
+            snprintf(msg, sizeof(msg), "too old resource version: %s (%llu)", rvq,
+                     (unsigned long long)(as_store_oldest_rv(s) - 1));
+            return as_resp_status(h->resp, 410, "Expired", msg, NULL);
+        }
+        at = rv;
+    }
     size_t n = 0;
     as_obj **view = at == s->rv ? NULL : view_at(s, h->rt, at, &n);
     as_obj **items = view ? view : h->rt->items;

@@ -151,3 +151,20 @@ def test_concurrent_writers_conflict_not_lost(api):
     [t.join(60) for t in th]
     assert core.read_namespaced_config_map("counter", NS).data["n"] == "80"
     assert conflicts[0] > 0
+
+
+def test_list_exact_resource_version(api):
+    core = client.CoreV1Api(api)
+    core.create_namespaced_config_map(NS, {"metadata": {"name": "exact"}, "data": {"v": "1"}})
+    rv = core.list_namespaced_config_map(NS).metadata.resource_version
+    core.patch_namespaced_config_map("exact", NS, {"data": {"v": "2"}})
+    core.create_namespaced_config_map(NS, {"metadata": {"name": "exact-later"}})
+    old = core.list_namespaced_config_map(NS, resource_version=rv,
+                                          resource_version_match="Exact")
+    assert old.metadata.resource_version == rv
+    by = {c.metadata.name: c for c in old.items}
+    assert by["exact"].data == {"v": "1"} and "exact-later" not in by
+    with pytest.raises(ApiException) as e:
+        core.list_namespaced_config_map(NS, resource_version=str(int(rv) + 1000),
+                                        resource_version_match="Exact")
+    assert e.value.status == 504
