@@ -173,6 +173,7 @@ static void test_fault_rounds(void **state)
     const char *L = "\"path\":\"/api/v1/namespaces/f/configmaps\",\"watch\":false,\"method\":\"GET\"";
     const char *P = "\"path\":\"/api/v1/namespaces/f/configmaps/*\",\"method\":\"PATCH\"";
     int64_t t_retry_after = 0;
+    int n_retry_after = 0;
     unsigned lists0 = slinky_kube_informer_list_count(inf);
     for (int r = 0; r < rounds; r++) {
         char f[512];
@@ -215,13 +216,17 @@ static void test_fault_rounds(void **state)
             slinky_kube__sleep_ms(5);
         if (!eq)
             fail_msg("round %d (fault %s): cache differs from the server after 15 s", r, f);
-        if (kind == 9 && r % 50 == 9)
+        if (kind == 9 && r % 50 == 9) {
             t_retry_after += slinky_kube__now_ms() - t0;
+            n_retry_after++;
+        }
         if (getenv("SLINKY_KUBE_FAULT_VERBOSE"))
             fprintf(stderr, "round %d kind %d: %lld ms (%zu objects)\n", r, kind,
                     (long long)(slinky_kube__now_ms() - t0), n);
         clear_faults();
     }
+    /* the watch waited out each Retry-After (1 s) */
+    assert_true(t_retry_after >= 950 * (int64_t)n_retry_after);
     /* 410 rounds relisted */
     assert_true(slinky_kube_informer_list_count(inf) > lists0);
     slinky_kube_informer_free(inf);
