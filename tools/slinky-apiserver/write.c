@@ -59,11 +59,36 @@ static void check_meta(as_causes *c, const as_rtype *rt, const slinky_doc_value 
  * Prune, default and validate a custom object (or check a built-in one).
  * Returns 0 or an HTTP code with resp filled. Unknown fields go to `unknown`.
  */
+/* ObjectMeta fields; anything else in metadata is dropped (and is an unknown field) */
+static void prune_meta(slinky_doc_value *root, as_causes *unknown)
+{
+    static const char *const known[] = {
+        "name", "generateName", "namespace", "selfLink", "uid", "resourceVersion", "generation",
+        "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "labels",
+        "annotations", "ownerReferences", "finalizers", "managedFields"};
+    slinky_doc_value *md = slinky_doc_value_get(root, "metadata");
+    for (size_t i = 0; i < slinky_doc_value_size(md);) {
+        const char *k = slinky_doc_value_key_at(md, i);
+        bool ok = false;
+        for (size_t j = 0; j < SLINKY__ARRAY_SIZE(known) && !ok; j++)
+            ok = !strcmp(k, known[j]);
+        if (!ok) {
+            char f[300];
+            snprintf(f, sizeof(f), "metadata.%s", k);
+            as_causes_add(unknown, "FieldValueInvalid", f, "unknown field");
+            slinky_doc_value_object_remove(md, k);
+            continue;
+        }
+        i++;
+    }
+}
+
 static int admit(as_server *s, const as_rtype *rt, const as_version *ver, slinky_doc_value *root,
                  const as_req *req, as_resp *resp, const char *name)
 {
     as_causes causes = {0}, unknown = {0};
     const char *fv = as_req_query(req, "fieldValidation");
+    prune_meta(root, &unknown);
     if (ver && ver->schema) {
         const slinky_doc_value *schema = slinky_doc_root(ver->schema);
         as_schema_prune(root, schema, true, &unknown, "");
