@@ -351,13 +351,15 @@ static int check_pairs(checker *c)
 
 static int keep(checker *c, char *s)
 {
-    char **o = slinky__realloc(c->owned, (c->nowned + 1) * sizeof(*o));
-    if (!o) {
-        free(s);
-        return SLINKY_ENOMEM;
+    if ((c->nowned & (c->nowned - 1)) == 0) { /* grow at 0, 1, 2, 4, 8... */
+        char **o = slinky__realloc(c->owned, (c->nowned ? c->nowned * 2 : 1) * sizeof(*o));
+        if (!o) {
+            free(s);
+            return SLINKY_ENOMEM;
+        }
+        c->owned = o;
     }
-    c->owned = o;
-    o[c->nowned++] = s;
+    c->owned[c->nowned++] = s;
     return 0;
 }
 

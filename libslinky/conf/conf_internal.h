@@ -44,6 +44,9 @@ struct slinky_conf {
 int slinky_conf__pair_block(slinky_conf__pair *p, const char *k, size_t klen, const char *v,
                             size_t vlen);
 
+/* Does the last physical line of `raw` continue onto the next line (trailing `\`)? */
+int slinky_conf__continues(const char *raw, size_t len);
+
 /* Record types that take several pairs on one line (slurm.conf). */
 int slinky_conf__is_record_key(const char *key);
 /* Canonical spelling of a record type ("nodename" -> "NodeName"), or NULL. */

@@ -180,7 +180,33 @@ static int check_key(const char *key)
     return 0;
 }
 
+static int line_set_pair(slinky_conf__line *l, const char *key, const char *value, size_t first);
+
+static int line_has(const slinky_conf__line *l, const char *key)
+{
+    for (size_t i = 0; i < l->npairs; i++)
+        if (slinky_conf__ieq(l->pairs[i].key, key))
+            return 1;
+    return 0;
+}
+
+static int set_line(slinky_conf *conf, const char *key, const char *value, int append);
+
 slinky_status slinky_conf_set(slinky_conf *conf, const char *key, const char *value)
+{
+    int rc = set_line(conf, key, value, 0);
+    if (rc < 0)
+        return rc;
+    /* an Include after the edited line (or a later line of another form) may set it
+       again: then append, so the new value is the last one */
+    size_t n = slinky_conf_get_count(conf, key);
+    const char *last = n ? slinky_conf_get_at(conf, key, n - 1) : NULL;
+    if (!last || strcmp(last, value) != 0)
+        rc = set_line(conf, key, value, 1);
+    return rc;
+}
+
+static int set_line(slinky_conf *conf, const char *key, const char *value, int append)
 {
     if (!conf)
         return slinky__error_set(SLINKY_EINVALID, "conf: set: NULL argument");
@@ -196,12 +222,13 @@ slinky_status slinky_conf_set(slinky_conf *conf, const char *key, const char *va
     if (conf->kind == SLINKY_CONF_KIND_PLUGSTACK)
         return slinky__error_set(SLINKY_EINVALID, "conf: set: plugstack.conf has no parameters");
     slinky_conf__line *target = NULL;
-    for (size_t i = conf->nlines; i-- > 0;)
-        if (conf->lines[i].type == SLINKY_CONF_LINE_PAIR &&
-            slinky_conf__ieq(conf->lines[i].pairs[0].key, key)) {
+    for (size_t i = conf->nlines; !append && i-- > 0;)
+        if (global_line(conf, &conf->lines[i]) && line_has(&conf->lines[i], key)) {
             target = &conf->lines[i];
             break;
         }
+    if (target && target->npairs > 1) /* several global pairs on one line (gres.conf...) */
+        return line_set_pair(target, key, value, 0);
     slinky__buf b = SLINKY__BUF_INIT;
     slinky_conf__pair np;
     const char *kname = target ? target->pairs[0].key : key; /* keep the key's spelling */
@@ -245,16 +272,22 @@ slinky_status slinky_conf_set(slinky_conf *conf, const char *key, const char *va
         target->pairs[0].value = np.value;
         return 0;
     }
-    /* append: make sure the file ends with a newline first */
+    /* append: the file must end with a newline, and not with a continuation
+       (a trailing `\` would join the new line to the last one: end it with an
+       empty line, which Slurm reads as the end of that logical line) */
     if (conf->nlines) {
         slinky_conf__line *last = &conf->lines[conf->nlines - 1];
-        if (last->raw_len && last->raw[last->raw_len - 1] != '\n') {
-            char *r = slinky__realloc(last->raw, last->raw_len + 2);
+        int nl = last->raw_len && last->raw[last->raw_len - 1] == '\n';
+        int cont = last->raw_len && slinky_conf__continues(last->raw, last->raw_len);
+        size_t add = (size_t)(!nl) + (size_t)cont;
+        if (add) {
+            char *r = slinky__realloc(last->raw, last->raw_len + add + 1);
             if (!r) {
                 free(nv);
                 return SLINKY_ENOMEM;
             }
-            r[last->raw_len++] = '\n';
+            while (add--)
+                r[last->raw_len++] = '\n';
             r[last->raw_len] = '\0';
             last->raw = r;
         }
@@ -491,31 +524,14 @@ const char *slinky_conf_record_get(const slinky_conf *conf, const char *type, co
 
 /* ---------------------------------------------------------------- record edits */
 
-slinky_status slinky_conf_record_set(slinky_conf *conf, const char *type, const char *name,
-                                     const char *key, const char *value)
+/*
+ * Rewrite a multi-pair line with `key` set to `value` (every occurrence at
+ * index >= first replaced, or the pair appended); indentation, the other
+ * pairs and the trailing comment are kept.
+ */
+static int line_set_pair(slinky_conf__line *l, const char *key, const char *value, size_t first)
 {
-    if (!conf || !type || !name || !key)
-        return slinky__error_set(SLINKY_EINVALID, "conf: record_set: NULL argument");
-    const char *rt = slinky_conf__record_type(type);
-    if (!rt || conf->kind != SLINKY_CONF_KIND_SLURM)
-        return slinky__error_set(SLINKY_EINVALID, "conf: record_set: \"%s\" is not a record type",
-                                 type);
     int rc = 0;
-    if (!*key || slinky_conf__ieq(key, rt) || strpbrk(key, "= \t\"#\n"))
-        return slinky__error_set(SLINKY_EINVALID, "conf: record_set: invalid key \"%s\"", key);
-    if (!value || !*value || strpbrk(value, "\"\n\r"))
-        return slinky__error_set(SLINKY_EINVALID,
-                                 "conf: record_set: %s: empty value or a quote/newline in it", key);
-    slinky_conf__line *l = NULL;
-    for (size_t i = conf->nlines; i-- > 0;)
-        if (conf->lines[i].type == SLINKY_CONF_LINE_RECORD && conf->lines[i].rtype == rt &&
-            !strcmp(conf->lines[i].pairs[0].value, name)) {
-            l = &conf->lines[i];
-            break;
-        }
-    if (!l)
-        return slinky__error_set(SLINKY_ENOTFOUND, "conf: record_set: no %s=%s line in %s", rt,
-                                 name, conf->filename);
     /* the new pairs: the old ones with `key` replaced (every occurrence), or one appended */
     size_t n = l->npairs, found = 0;
     slinky_conf__pair *np = slinky__calloc(n + 1, sizeof(*np));
@@ -523,7 +539,7 @@ slinky_status slinky_conf_record_set(slinky_conf *conf, const char *type, const 
         return SLINKY_ENOMEM;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const slinky_conf__pair *p = &l->pairs[i];
-        int hit = i > 0 && slinky_conf__ieq(p->key, key);
+        int hit = i >= first && slinky_conf__ieq(p->key, key);
         found += hit;
         const char *v = hit ? value : p->value;
         char *blk = slinky__malloc(strlen(p->key) + strlen(v) + 2);
@@ -587,4 +603,32 @@ slinky_status slinky_conf_record_set(slinky_conf *conf, const char *type, const 
     l->raw = slinky__buf_detach(&b, &l->raw_len);
     l->comment_off = had_comment ? comment_off : l->raw_len;
     return 0;
+}
+
+
+slinky_status slinky_conf_record_set(slinky_conf *conf, const char *type, const char *name,
+                                     const char *key, const char *value)
+{
+    if (!conf || !type || !name || !key)
+        return slinky__error_set(SLINKY_EINVALID, "conf: record_set: NULL argument");
+    const char *rt = slinky_conf__record_type(type);
+    if (!rt || conf->kind != SLINKY_CONF_KIND_SLURM)
+        return slinky__error_set(SLINKY_EINVALID, "conf: record_set: \"%s\" is not a record type",
+                                 type);
+    if (!*key || slinky_conf__ieq(key, rt) || strpbrk(key, "= \t\"#\n"))
+        return slinky__error_set(SLINKY_EINVALID, "conf: record_set: invalid key \"%s\"", key);
+    if (!value || !*value || strpbrk(value, "\"\n\r"))
+        return slinky__error_set(SLINKY_EINVALID,
+                                 "conf: record_set: %s: empty value or a quote/newline in it", key);
+    slinky_conf__line *l = NULL;
+    for (size_t i = conf->nlines; i-- > 0;)
+        if (conf->lines[i].type == SLINKY_CONF_LINE_RECORD && conf->lines[i].rtype == rt &&
+            !strcmp(conf->lines[i].pairs[0].value, name)) {
+            l = &conf->lines[i];
+            break;
+        }
+    if (!l)
+        return slinky__error_set(SLINKY_ENOTFOUND, "conf: record_set: no %s=%s line in %s", rt,
+                                 name, conf->filename);
+    return line_set_pair(l, key, value, 1);
 }

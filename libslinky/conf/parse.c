@@ -46,13 +46,16 @@ int slinky_conf__warn(slinky_conf *conf, int line, int col, const char *fmt, ...
         slinky__buf_dispose(&b);
         return SLINKY_ENOMEM;
     }
-    char **w = slinky__realloc(conf->warnings, (conf->nwarnings + 1) * sizeof(*w));
-    if (!w) {
-        slinky__buf_dispose(&b);
-        return SLINKY_ENOMEM;
+    size_t n = conf->nwarnings;
+    if ((n & (n - 1)) == 0) { /* grow at 0, 1, 2, 4, 8... */
+        char **w = slinky__realloc(conf->warnings, (n ? n * 2 : 1) * sizeof(*w));
+        if (!w) {
+            slinky__buf_dispose(&b);
+            return SLINKY_ENOMEM;
+        }
+        conf->warnings = w;
     }
-    conf->warnings = w;
-    w[conf->nwarnings++] = slinky__buf_detach(&b, NULL);
+    conf->warnings[conf->nwarnings++] = slinky__buf_detach(&b, NULL);
     return 0;
 }
 
@@ -243,18 +246,18 @@ static int parse_pairs(slinky_conf *c, slinky_conf__line *l, const char *s, size
  * Build the logical text of one physical line into `lg`: drop the comment
  * (`#` not preceded by `\`), and report whether it ends with a continuation.
  */
-static int physical(slinky__buf *lg, const char *p, size_t n, size_t *comment_at, int *cont)
+/* Where the comment of a physical line starts (`#` not after `\`), or n. */
+static size_t comment_start(const char *p, size_t n)
 {
-    size_t end = n;
-    *comment_at = n;
-    for (size_t i = 0; i < n; i++) {
-        if (p[i] == '#' && (i == 0 || p[i - 1] != '\\')) {
-            end = i;
-            *comment_at = i;
-            break;
-        }
-    }
-    /* Slurm: an odd number of trailing backslashes (blanks after them allowed) */
+    for (size_t i = 0; i < n; i++)
+        if (p[i] == '#' && (i == 0 || p[i - 1] != '\\'))
+            return i;
+    return n;
+}
+
+/* Slurm: an odd number of trailing backslashes (blanks after them allowed). */
+static size_t trailing_backslashes(const char *p, size_t end, size_t *j_out)
+{
     size_t bs = 0, j = end;
     while (j > 0) {
         char ch = p[j - 1];
@@ -266,6 +269,26 @@ static int physical(slinky__buf *lg, const char *p, size_t n, size_t *comment_at
             break;
         j--;
     }
+    *j_out = j;
+    return bs;
+}
+
+int slinky_conf__continues(const char *raw, size_t len)
+{
+    size_t start = len;
+    if (start && raw[start - 1] == '\n')
+        start--;
+    while (start && raw[start - 1] != '\n')
+        start--;
+    size_t j;
+    return trailing_backslashes(raw + start, comment_start(raw + start, len - start), &j) % 2 == 1;
+}
+
+static int physical(slinky__buf *lg, const char *p, size_t n, size_t *comment_at, int *cont)
+{
+    size_t end = comment_start(p, n);
+    *comment_at = end;
+    size_t j, bs = trailing_backslashes(p, end, &j);
     *cont = bs % 2 == 1;
     if (*cont)
         end = j + bs - 1;

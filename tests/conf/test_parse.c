@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/internal.h"
 #include "slinky/conf.h"
@@ -294,6 +295,20 @@ static void test_set_appends_and_continuation(void **state)
     assert_string_equal(out, "ClusterName=x\nSchedulerParameters=x,y # c\nMinJobAge=3\n"
                              "AccountingStorageEnforce=associations,limits,qos\n");
     slinky_free(out);
+    /* a file that ends in a continuation: the appended line must stay a line of its own */
+    slinky_conf *c3 = NULL;
+    const char *cont = "ClusterName=x\nMinJobAge=3\\";
+    assert_int_equal(slinky_conf_parse(&c3, cont, strlen(cont), "t.conf", NULL), 0);
+    assert_int_equal(slinky_conf_set(c3, "KillWait", "9"), 0);
+    assert_int_equal(slinky_conf_render(&out, NULL, c3), 0);
+    assert_string_equal(out, "ClusterName=x\nMinJobAge=3\\\n\nKillWait=9\n");
+    slinky_conf_free(c3);
+    c3 = NULL;
+    assert_int_equal(slinky_conf_parse(&c3, out, strlen(out), "t.conf", NULL), 0);
+    assert_string_equal(slinky_conf_get(c3, "KillWait"), "9");
+    assert_string_equal(slinky_conf_get(c3, "MinJobAge"), "3");
+    slinky_conf_free(c3);
+    slinky_free(out);
     /* bad edits leave the tree unchanged */
     assert_int_equal(slinky_conf_set(c, "KillWait", ""), SLINKY_EINVALID);
     assert_int_equal(slinky_conf_set(c, "NodeName", "n1"), SLINKY_EINVALID);
@@ -328,6 +343,41 @@ static void test_record_set(void **state)
     slinky_free(after);
     slinky_free(before);
     slinky_conf_free(c);
+}
+
+/* set() makes its value the effective one, also when an Include after the line sets it again. */
+static void test_set_before_include(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/slinky-conf-inc.XXXXXX", p[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(p, sizeof(p), "%s/extra.conf", dir);
+    assert_int_equal(slinky__write_file_atomic(p, "KillWait=2\n", 11, 0644), 0);
+    const char *text = "KillWait=1\nInclude extra.conf\n";
+    slinky_conf_parse_options o = SLINKY_CONF_PARSE_OPTIONS_INIT;
+    o.include_dir = dir;
+    slinky_conf *c = NULL;
+    assert_int_equal(slinky_conf_parse(&c, text, strlen(text), "top.conf", &o), 0);
+    assert_string_equal(slinky_conf_get(c, "KillWait"), "2");
+    assert_int_equal(slinky_conf_set(c, "KillWait", "3"), 0);
+    assert_string_equal(slinky_conf_get(c, "KillWait"), "3");
+    char *out = NULL;
+    assert_int_equal(slinky_conf_render(&out, NULL, c), 0);
+    assert_string_equal(out, "KillWait=3\nInclude extra.conf\nKillWait=3\n");
+    slinky_free(out);
+    slinky_conf_free(c);
+    /* several global pairs on one line (job_container.conf): that pair is edited */
+    const char *jc = "AutoBasePath=true BasePath=/a # c\nNodeName=n1 BasePath=/b\n";
+    o = (slinky_conf_parse_options)SLINKY_CONF_PARSE_OPTIONS_INIT;
+    o.kind = SLINKY_CONF_KIND_JOB_CONTAINER;
+    assert_int_equal(slinky_conf_parse(&c, jc, strlen(jc), "job_container.conf", &o), 0);
+    assert_int_equal(slinky_conf_set(c, "BasePath", "/x"), 0);
+    assert_int_equal(slinky_conf_render(&out, NULL, c), 0);
+    assert_string_equal(out, "AutoBasePath=true BasePath=/x # c\nNodeName=n1 BasePath=/b\n");
+    slinky_free(out);
+    slinky_conf_free(c);
+    unlink(p);
+    rmdir(dir);
 }
 
 static void expect_parse_error(const char *text, int line, int col, const char *msg)
@@ -384,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_set_changes_one_line),
         cmocka_unit_test(test_set_appends_and_continuation),
         cmocka_unit_test(test_record_set),
+        cmocka_unit_test(test_set_before_include),
         cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_include_missing),
     };

@@ -21,6 +21,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.no_includes = true;
     const char *text = (const char *)data + 1;
     size_t len = size - 1;
+    /* upstream's merge reads any text (it is the user's extraConf) */
+    char *raw = strndup(text, len);
+    if (raw) {
+        static const char *const keys[] = {"SlurmctldParameters", "AuthInfo"};
+        static const char *const o1[] = {"enable_configless", "reconfig_on_restart", NULL};
+        static const char *const o2[] = {"use_client_ids", NULL};
+        static const char *const *const vals[] = {o1, o2};
+        char *m = NULL;
+        if (slinky_conf_merge_parameters(&m, raw, keys, vals, 2) < 0 || !m)
+            __builtin_trap();
+        slinky_free(m);
+        free(raw);
+    }
     slinky_conf *c = NULL;
     if (slinky_conf_parse(&c, text, len, "fuzz.conf", &o) < 0)
         return 0;
