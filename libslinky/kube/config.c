@@ -14,14 +14,7 @@
 
 #define SA_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
 
-slinky_status slinky_kube_config_options_init(slinky_kube_config_options *opts, unsigned int version)
-{
-    if (opts == NULL || version != SLINKY_KUBE_CONFIG_OPTIONS_VERSION)
-        return slinky__error_set(SLINKY_EINVALID, "kube config options: unknown version %u", version);
-    memset(opts, 0, sizeof(*opts));
-    opts->version = version;
-    return 0;
-}
+SLINKY_KUBE__OPTIONS_INIT_FN(slinky_kube_config_options, SLINKY_KUBE_CONFIG_OPTIONS_VERSION)
 
 /* ---------------------------------------------------------------- config object */
 

@@ -41,15 +41,7 @@ struct slinky_kube_informer {
     bool running;
 };
 
-slinky_status slinky_kube_informer_options_init(slinky_kube_informer_options *opts,
-                                                unsigned int version)
-{
-    if (opts == NULL || version != SLINKY_KUBE_INFORMER_OPTIONS_VERSION)
-        return slinky__error_set(SLINKY_EINVALID, "informer options: unknown version %u", version);
-    memset(opts, 0, sizeof(*opts));
-    opts->version = version;
-    return 0;
-}
+SLINKY_KUBE__OPTIONS_INIT_FN(slinky_kube_informer_options, SLINKY_KUBE_INFORMER_OPTIONS_VERSION)
 
 static int dup_opt(char **dst, const char *s)
 {

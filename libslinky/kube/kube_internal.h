@@ -11,6 +11,19 @@
 #include "slinky/doc.h"
 #include "slinky/kube.h"
 
+/* --- options --------------------------------------------------------- */
+
+/* Defines TYPE_init(opts, version): zero the struct and set the version. */
+#define SLINKY_KUBE__OPTIONS_INIT_FN(TYPE, VERSION)                                            \
+    slinky_status TYPE##_init(TYPE *opts, unsigned int version)                                \
+    {                                                                                          \
+        if (opts == NULL || version != (VERSION))                                              \
+            return slinky__error_set(SLINKY_EINVALID, #TYPE ": unknown version %u", version);  \
+        memset(opts, 0, sizeof(*opts));                                                        \
+        opts->version = version;                                                               \
+        return 0;                                                                              \
+    }
+
 /* --- small string map (chained hash) ---------------------------------- */
 
 typedef struct slinky_kube__map_entry {

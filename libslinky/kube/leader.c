@@ -29,14 +29,7 @@ struct slinky_kube_leader {
     int64_t observed_at; /* monotonic ms when the record last changed */
 };
 
-slinky_status slinky_kube_leader_options_init(slinky_kube_leader_options *opts, unsigned int version)
-{
-    if (opts == NULL || version != SLINKY_KUBE_LEADER_OPTIONS_VERSION)
-        return slinky__error_set(SLINKY_EINVALID, "leader options: unknown version %u", version);
-    memset(opts, 0, sizeof(*opts));
-    opts->version = version;
-    return 0;
-}
+SLINKY_KUBE__OPTIONS_INIT_FN(slinky_kube_leader_options, SLINKY_KUBE_LEADER_OPTIONS_VERSION)
 
 void slinky_kube_leader_free(slinky_kube_leader *le)
 {

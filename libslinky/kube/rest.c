@@ -5,41 +5,13 @@
 
 #include "kube_internal.h"
 
-slinky_status slinky_kube_get_options_init(slinky_kube_get_options *opts, unsigned int version)
-{
-    if (opts == NULL || version != SLINKY_KUBE_GET_OPTIONS_VERSION)
-        return slinky__error_set(SLINKY_EINVALID, "get options: unknown version %u", version);
-    memset(opts, 0, sizeof(*opts));
-    opts->version = version;
-    return 0;
-}
+SLINKY_KUBE__OPTIONS_INIT_FN(slinky_kube_get_options, SLINKY_KUBE_GET_OPTIONS_VERSION)
 
-slinky_status slinky_kube_list_options_init(slinky_kube_list_options *opts, unsigned int version)
-{
-    if (opts == NULL || version != SLINKY_KUBE_LIST_OPTIONS_VERSION)
-        return slinky__error_set(SLINKY_EINVALID, "list options: unknown version %u", version);
-    memset(opts, 0, sizeof(*opts));
-    opts->version = version;
-    return 0;
-}
+SLINKY_KUBE__OPTIONS_INIT_FN(slinky_kube_list_options, SLINKY_KUBE_LIST_OPTIONS_VERSION)
 
-slinky_status slinky_kube_write_options_init(slinky_kube_write_options *opts, unsigned int version)
-{
-    if (opts == NULL || version != SLINKY_KUBE_WRITE_OPTIONS_VERSION)
-        return slinky__error_set(SLINKY_EINVALID, "write options: unknown version %u", version);
-    memset(opts, 0, sizeof(*opts));
-    opts->version = version;
-    return 0;
-}
+SLINKY_KUBE__OPTIONS_INIT_FN(slinky_kube_write_options, SLINKY_KUBE_WRITE_OPTIONS_VERSION)
 
-slinky_status slinky_kube_patch_options_init(slinky_kube_patch_options *opts, unsigned int version)
-{
-    if (opts == NULL || version != SLINKY_KUBE_PATCH_OPTIONS_VERSION)
-        return slinky__error_set(SLINKY_EINVALID, "patch options: unknown version %u", version);
-    memset(opts, 0, sizeof(*opts));
-    opts->version = version;
-    return 0;
-}
+SLINKY_KUBE__OPTIONS_INIT_FN(slinky_kube_patch_options, SLINKY_KUBE_PATCH_OPTIONS_VERSION)
 
 slinky_status slinky_kube_delete_options_init(slinky_kube_delete_options *opts, unsigned int version)
 {

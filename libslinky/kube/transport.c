@@ -14,14 +14,7 @@
 #include "kube_internal.h"
 #include "slinky/version.h"
 
-slinky_status slinky_kube_client_options_init(slinky_kube_client_options *opts, unsigned int version)
-{
-    if (opts == NULL || version != SLINKY_KUBE_CLIENT_OPTIONS_VERSION)
-        return slinky__error_set(SLINKY_EINVALID, "kube client options: unknown version %u", version);
-    memset(opts, 0, sizeof(*opts));
-    opts->version = version;
-    return 0;
-}
+SLINKY_KUBE__OPTIONS_INIT_FN(slinky_kube_client_options, SLINKY_KUBE_CLIENT_OPTIONS_VERSION)
 
 static void share_lock(CURL *h, curl_lock_data data, curl_lock_access access, void *p)
 {

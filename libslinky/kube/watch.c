@@ -42,14 +42,7 @@ struct slinky_kube_watch {
     atomic_bool stopped;
 };
 
-slinky_status slinky_kube_watch_options_init(slinky_kube_watch_options *opts, unsigned int version)
-{
-    if (opts == NULL || version != SLINKY_KUBE_WATCH_OPTIONS_VERSION)
-        return slinky__error_set(SLINKY_EINVALID, "watch options: unknown version %u", version);
-    memset(opts, 0, sizeof(*opts));
-    opts->version = version;
-    return 0;
-}
+SLINKY_KUBE__OPTIONS_INIT_FN(slinky_kube_watch_options, SLINKY_KUBE_WATCH_OPTIONS_VERSION)
 
 static void drop_events(slinky_kube_watch *w)
 {

@@ -35,15 +35,7 @@ struct slinky_kube_workqueue {
 
 #define MARK ((void *)1)
 
-slinky_status slinky_kube_workqueue_options_init(slinky_kube_workqueue_options *opts,
-                                                 unsigned int version)
-{
-    if (opts == NULL || version != SLINKY_KUBE_WORKQUEUE_OPTIONS_VERSION)
-        return slinky__error_set(SLINKY_EINVALID, "workqueue options: unknown version %u", version);
-    memset(opts, 0, sizeof(*opts));
-    opts->version = version;
-    return 0;
-}
+SLINKY_KUBE__OPTIONS_INIT_FN(slinky_kube_workqueue_options, SLINKY_KUBE_WORKQUEUE_OPTIONS_VERSION)
 
 slinky_status slinky_kube_workqueue_new(slinky_kube_workqueue **out,
                                         const slinky_kube_workqueue_options *o)

@@ -21,13 +21,6 @@ static const slinky_kube_resource CM = {"", "v1", "configmaps", true};
 static itest_server srv;
 static slinky_kube_client *admin, *fast;
 
-#define OK(x)                                                                                  \
-    do {                                                                                       \
-        int _e = (x);                                                                          \
-        if (_e != 0)                                                                           \
-            fail_msg("%s: %d %s", #x, _e, slinky_error_last()->message);                     \
-    } while (0)
-
 static slinky_kube_client *client_with_token(const char *token_file, long backoff_ms)
 {
     char path[512], *kc = NULL, *tok = NULL;

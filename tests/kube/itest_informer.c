@@ -15,13 +15,6 @@
 static const slinky_kube_resource CM = {"", "v1", "configmaps", true};
 static itest_server srv;
 
-#define OK(x)                                                                                  \
-    do {                                                                                       \
-        int _e = (x);                                                                          \
-        if (_e != 0)                                                                           \
-            fail_msg("%s: %d %s", #x, _e, slinky_error_last()->message);                     \
-    } while (0)
-
 static int setup(void **state)
 {
     (void)state;

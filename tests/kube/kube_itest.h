@@ -10,6 +10,14 @@
 
 #include "slinky.h"
 
+/* Fail the cmocka test with the library's message unless x returns 0. */
+#define OK(x)                                                                                  \
+    do {                                                                                       \
+        int _e = (x);                                                                          \
+        if (_e != 0)                                                                           \
+            fail_msg("%s: %d %s", #x, _e, slinky_error_last()->message);                     \
+    } while (0)
+
 typedef struct itest_server {
     char dir[256];
     slinky_kube_client *client;
