@@ -107,6 +107,16 @@ grep -q 'spec.controllerRef: Required value' "$tmp/err" || fail "controllerRef c
 out=$(K get nodeset -n $ns bad 2>&1 || true)
 echo "$out" | grep -q NotFound || fail "invalid object stored"
 
+step "unknown fields: rejected by kubectl's default strict validation, warned with --validate=warn"
+sed 's/^  scalingMode: StatefulSet/  scalingMode: StatefulSet\n  notAField: 1/; s/test-release-slurm-worker-slinky/strict-one/' \
+    "$up/examples/nodeset.yaml" > "$tmp/unknown.yaml"
+if K apply -f "$tmp/unknown.yaml" 2> "$tmp/err"; then fail "unknown field accepted under Strict"; fi
+grep -q 'strict decoding error: unknown field "spec.notAField"' "$tmp/err" || fail "strict message"
+K apply --validate=warn -f "$tmp/unknown.yaml" 2> "$tmp/err"
+grep -q 'Warning: unknown field "spec.notAField"' "$tmp/err" || fail "warning"
+[ -z "$(K get nodeset -n $ns strict-one -o jsonpath='{.spec.notAField}')" ] || fail "unknown field stored"
+K delete nodeset -n $ns strict-one
+
 step "delete waits and returns"
 timeout 30 /usr/bin/kubectl --cache-dir "$tmp/cache" delete nodeset -n $ns "$name"
 out=$(K get nodeset -n $ns "$name" 2>&1 || true)

@@ -268,7 +268,12 @@ int as_do_delete(hctx *h)
     slinky_doc *final = NULL;
     int code = delete_one(h, h->rt, old, propagation, &final);
     if (!code)
-        as_resp_doc(h->resp, 200, slinky_doc_root(final));
+        /* 202 while finalizers (or a namespace's content) hold the object */
+        as_resp_doc(h->resp,
+                    slinky_doc_value_path(slinky_doc_root(final), "metadata.deletionTimestamp")
+                        ? 202
+                        : 200,
+                    slinky_doc_root(final));
     slinky_doc_free(final);
     slinky_doc_free(opts);
     return code;
