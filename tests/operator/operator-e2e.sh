@@ -60,7 +60,10 @@ kc -n slurm get configmap demo-config -o 'jsonpath={.data.slurm\.conf}' > "$W/cm
 diff -q <(cat "$W/cm.conf"; echo) "$SLURM_CONF" >/dev/null || cmp -s "$W/cm.conf" "$SLURM_CONF" ||
   fail "ConfigMap demo-config differs from the installed slurm.conf"
 [ "$(cond status)" = True ] || fail "condition after first apply: $(cond message)"
-pass "first reconcile: rendered, validated, ConfigMap written, node idle, srun ok"
+nss() { kc -n slurm get nodeset demo-cpu -o "jsonpath={.status.$1}"; }
+[ "$(nss slurmIdle)/$(nss readyReplicas)/$(nss desired)" = "1/1/1" ] ||
+  fail "NodeSet status: idle=$(nss slurmIdle) ready=$(nss readyReplicas) desired=$(nss desired)"
+pass "first reconcile: rendered, validated, ConfigMap written, node idle, srun ok, NodeSet status"
 
 # 2. the seed scenario, as an admin types it
 sctl() { "$build/tools/slinkyctl/slinkyctl" "$@"; }

@@ -89,6 +89,11 @@ static void enqueue_owner(const slinky_doc_value *obj, void *payload)
 }
 static void on_ns_update(const slinky_doc_value *o, const slinky_doc_value *n, void *payload)
 {
+    /* our own status writes change nothing that matters */
+    if (slinky_doc_value_equal(slinky_doc_value_get(o, "spec"), slinky_doc_value_get(n, "spec")) &&
+        slinky_doc_value_equal(slinky_doc_value_path(o, "metadata.labels"),
+                               slinky_doc_value_path(n, "metadata.labels")))
+        return;
     enqueue_owner(o, payload);
     enqueue_owner(n, payload);
 }

@@ -58,6 +58,14 @@ slinky_status op_install_and_apply(slinky_conf_change_class *class_out, char **s
  */
 slinky_status op_write_keys(char *msg, size_t msglen, op_state *st, const slinky_doc_value *ctl);
 
+/*
+ * Report each NodeSet's Slurm nodes (those with the NodeSet's feature) in its
+ * status: desired, replicas, ready/available, slurmIdle/Allocated/Down/Drain.
+ * Written only when something changed. Best effort.
+ */
+void op_update_nodeset_status(op_state *st, const slinky_doc_value *nodesets,
+                              const char *conf_path);
+
 /* Message of the last op_install_and_apply failure on this thread. */
 const char *op_last_error(void);
 

@@ -362,6 +362,7 @@ slinky_kube_result op_reconcile(long *requeue_after_ms, const char *key, void *p
         logf_("info", key, "slurm.conf up to date");
         write_configmap(st, ctl, text);
         set_condition(st, ns, name, generation, "True", "UpToDate", "slurm.conf is up to date");
+        op_update_nodeset_status(st, slinky_doc_root(nodesets), path);
         goto out;
     }
 
@@ -417,6 +418,7 @@ slinky_kube_result op_reconcile(long *requeue_after_ms, const char *key, void *p
     logf_("info", key, "%s", msg);
     set_condition(st, ns, name, generation, "True", reasons[klass], msg);
     record_event(st, ctl, "Normal", reasons[klass], msg);
+    op_update_nodeset_status(st, slinky_doc_root(nodesets), path);
     pthread_mutex_lock(&st->lock);
     st->applied++;
     pthread_mutex_unlock(&st->lock);
