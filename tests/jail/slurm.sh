@@ -75,6 +75,11 @@ g2=$(as_user srun -t 1 --gpus=2 sh -c "$count" 2>/dev/null || true)
 if [ "$g1" = 1 ]; then ok "srun --gpus=1 sees exactly one GPU node"; else bad "--gpus=1 sees one GPU (got '$g1')"; fi
 if [ "$g0" = 0 ]; then ok "srun without --gpus sees no GPU node"; else bad "no --gpus sees none (got '$g0')"; fi
 if [ "$g2" = 2 ]; then ok "srun --gpus=2 sees two GPU nodes"; else bad "--gpus=2 sees two (got '$g2')"; fi
+gf=$(runuser -u "$U" -- env SLURM_CONF="$SLURM_CONF" SLURM_JOB_GPUS=0,1 SLURM_STEP_GPUS=0,1 srun -t 1 sh -c "$count" 2>/dev/null || true)
+if [ "$gf" = 0 ]; then ok "GPU variables forged in the user's environment expose nothing"; else bad "forged GPU env (got '$gf')"; fi
+as_user sbatch --wait -t 1 --gpus=1 -o /dev/null --wrap "{ $count; } > /local/batch-gpus" >/dev/null 2>&1 || true
+gb=$(cat "$W/local/batch-gpus" 2>/dev/null || true)
+if [ "$gb" = 1 ]; then ok "sbatch --gpus=1: the batch step sees exactly one GPU node"; else bad "batch step GPUs (got '$gb')"; fi
 
 # 5. a jail that cannot be built fails the step instead of running it unjailed
 sed -i "s#source: $W/shared,#source: $W/no-such-folder,#" "$W/jail.yaml"

@@ -11,7 +11,7 @@
  *  - slurm_spank_task_init_privileged (the task's own process, after the
  *    fork, as root, before slurmstepd drops to the job user and execs):
  *    enter the jail (mount/ipc/uts namespaces, pivot_root, mounts, /dev with
- *    the step's GPUs only, /proc, no_new_privs, capability bounding set
+ *    the step's GPUs only (SLURM_STEP_GPUS; SLURM_JOB_GPUS for the batch step), /proc, no_new_privs, capability bounding set
  *    emptied) and apply the environment. slurmstepd then switches to the
  *    job's uid/gid/groups itself, which leaves no capabilities. There is no
  *    PID namespace here: it would need another fork inside the task.
@@ -134,15 +134,17 @@ int slurm_spank_init(spank_t sp, int ac, char **av)
     return 0;
 }
 
-/* GPUs of this step: Slurm's global indices. */
-static void step_gpus(spank_t sp, char *buf, int len)
+/*
+ * GPUs of this step (Slurm's global indices), only from variables Slurm itself sets and
+ * clears: SLURM_STEP_GPUS for a step, SLURM_JOB_GPUS for the batch step. (For an srun
+ * step, a SLURM_JOB_GPUS in the user's environment reaches the step unchanged, so it is
+ * not trusted there.)
+ */
+static void step_gpus(spank_t sp, uint32_t stepid, char *buf, int len)
 {
-    static const char *const vars[] = {"SLURM_STEP_GPUS", "SLURM_JOB_GPUS"};
-    buf[0] = '\0';
-    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
-        if (spank_getenv(sp, vars[i], buf, len) == ESPANK_SUCCESS)
-            return;
-    buf[0] = '\0';
+    const char *var = stepid == SLURM_BATCH_SCRIPT ? "SLURM_JOB_GPUS" : "SLURM_STEP_GPUS";
+    if (spank_getenv(sp, var, buf, len) != ESPANK_SUCCESS)
+        buf[0] = '\0';
 }
 
 static int apply_env(spank_t sp)
@@ -200,18 +202,21 @@ int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
     char id[32], user[256], gpus[1024];
     if (job_facts(sp, &job, id, sizeof(id), user, sizeof(user)) < 0)
         return -1;
-    step_gpus(sp, gpus, sizeof(gpus));
+    uint32_t stepid = 0;
+    if (spank_get_item(sp, S_JOB_STEPID, &stepid) != ESPANK_SUCCESS) {
+        slurm_error("slinky_jail: job %s: no step id", id);
+        return -1;
+    }
+    step_gpus(sp, stepid, gpus, sizeof(gpus));
     job.gpus = gpus;
     if (apply_env(sp) < 0)
         return -1;
     /* A batch step execs the script slurmd wrote into its spool folder: make that
      * folder visible (read-only) in the jail at the same path. */
     slinky_jail_spec *spec = g_spec, *copy = NULL;
-    uint32_t stepid = 0;
     int argc = 0;
     char **argv = NULL;
-    if (spank_get_item(sp, S_JOB_STEPID, &stepid) == ESPANK_SUCCESS &&
-        stepid == SLURM_BATCH_SCRIPT &&
+    if (stepid == SLURM_BATCH_SCRIPT &&
         spank_get_item(sp, S_JOB_ARGV, &argc, &argv) == ESPANK_SUCCESS && argc > 0 &&
         argv[0][0] == '/') {
         char dir[4096];
