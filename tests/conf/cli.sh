@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# conf/cli: `slinkyctl conf` as a user runs it (check, get, set, diff, hostlist, render).
+# usage: cli.sh SLINKYCTL   (env: SLINKY_TEST_DATA, SLINKY_SHARED_DIR)
+set -u
+S=$1
+D=$(mktemp -d /tmp/slinky-conf-cli.XXXXXX)
+trap 'rm -rf "$D"' EXIT
+fail=0
+ok() { echo "ok   - $*"; }
+bad() { echo "FAIL - $*"; fail=1; }
+
+# check: clean file exits 0; errors exit 1 with FILE:LINE:COL
+cp -r "$SLINKY_TEST_DATA/conf/." "$D/"
+if "$S" conf check -V 22.05 "$D/grammar.conf" >"$D/out" 2>&1; then ok "check clean"; else bad "check clean: $(cat "$D/out")"; fi
+printf 'ClusterName=x\nSlurmctldHost=h\nPartitionName=p\nFooBar=1\nKillWait=abc\n' >"$D/bad.conf"
+"$S" conf check -V 22.05 "$D/bad.conf" >"$D/out" 2>&1; rc=$?
+if [ $rc -eq 1 ] && grep -q "^$D/bad.conf:4:1: error: _parse_next_key: Parsing error at unrecognized key: FooBar" "$D/out" \
+   && grep -q "^$D/bad.conf:5:10: error: KillWait value \"abc\" is not a valid number" "$D/out"; then
+  ok "check errors with file:line:col"; else bad "check errors (rc $rc): $(cat "$D/out")"; fi
+printf 'ClusterName=x\nKillWait=\n' >"$D/parse.conf"
+"$S" conf check "$D/parse.conf" >"$D/out" 2>&1; rc=$?
+if [ $rc -eq 1 ] && grep -q 'line 2, column 1: Parse error in file' "$D/out"; then ok "grammar error"; else bad "grammar error (rc $rc): $(cat "$D/out")"; fi
+
+# get / set: one line changes
+[ "$("$S" conf get "$D/grammar.conf" killwait)" = 30 ] && ok "get" || bad "get"
+cp "$D/grammar.conf" "$D/before.conf"
+"$S" conf set "$D/grammar.conf" AccountingStorageEnforce=associations,limits,qos || bad "set (append)"
+"$S" conf set "$D/grammar.conf" KillWait=45 || bad "set (edit)"
+n=$(diff "$D/before.conf" "$D/grammar.conf" | grep -c '^[<>]')
+if [ "$n" = 3 ] && grep -q '^KillWait=45$' "$D/grammar.conf" && tail -1 "$D/grammar.conf" | grep -q '^AccountingStorageEnforce='; then
+  ok "set changes one line, appends one"; else bad "set: $(diff "$D/before.conf" "$D/grammar.conf")"; fi
+
+# diff: each change with its class and the overall class
+out=$("$S" conf diff -V 22.05 "$D/before.conf" "$D/grammar.conf")
+if echo "$out" | grep -q '^restart-slurmctld *global AccountingStorageEnforce: (unset) -> associations,limits,qos$' \
+   && echo "$out" | grep -q '^reconfigure *global KillWait: 30 -> 45$' && echo "$out" | grep -q '^overall: restart-slurmctld$'; then
+  ok "diff classes"; else bad "diff: $out"; fi
+
+# hostlists
+[ "$("$S" conf hostlist expand 'n[1-2]' | paste -sd,)" = "n1,n2" ] && ok "hostlist expand" || bad "hostlist expand"
+[ "$("$S" conf hostlist compress n3 n1 n2)" = "n[3,1-2]" ] && ok "hostlist compress" || bad "hostlist compress"
+
+# render from resource YAML (upstream examples)
+U=$SLINKY_SHARED_DIR/upstream/slinky/examples
+if "$S" conf render -V 22.05 --local "$D/x" "$U/controller.yaml" "$U/nodeset.yaml" >"$D/r.conf" 2>"$D/err" \
+   && grep -q '^AuthType=auth/munge$' "$D/r.conf" && grep -q '^### NODESET & PARTITION ###$' "$D/r.conf" \
+   && "$S" conf check -V 22.05 "$D/r.conf" >/dev/null 2>&1; then ok "render + check"; else bad "render: $(cat "$D/err")"; fi
+exit $fail
