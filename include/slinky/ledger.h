@@ -18,7 +18,11 @@
  * Slinky-Request-Id and Slinky-Schema. Writes are compare-and-swap updates
  * of refs/heads/main retried with backoff and jitter, so any number of
  * processes may append to one ledger at once. Every event is validated
- * against the tip it is applied to. Objects are fsync'ed.
+ * against the tip it is applied to. Objects are fsync'ed
+ * (GIT_OPT_ENABLE_FSYNC_GITDIR). A writer killed while it held
+ * refs/heads/main.lock leaves the lock behind; appends remove a lock older
+ * than 3 seconds (a live writer holds it for milliseconds). Failed attempts
+ * leave unreferenced objects: run `git gc` on the repository now and then.
  *
  * Ids: uids and gids share one space allocated from a configured range
  * (default 65536-524287, Kanidm's manual range). A user's primary gid is its

@@ -221,7 +221,7 @@ const char *slinky_ledger_path(const slinky_ledger *ledger)
 /* Compare-and-swap append                                            */
 /* ------------------------------------------------------------------ */
 
-static unsigned int jitter_seed;
+static _Thread_local unsigned int jitter_seed; /* per thread: no shared mutable state */
 
 static void backoff(unsigned attempt)
 {
