@@ -19,7 +19,7 @@ if [ $rc -eq 1 ] && grep -q "^$D/bad.conf:4:1: error: _parse_next_key: Parsing e
   ok "check errors with file:line:col"; else bad "check errors (rc $rc): $(cat "$D/out")"; fi
 printf 'ClusterName=x\nKillWait=\n' >"$D/parse.conf"
 "$S" conf check "$D/parse.conf" >"$D/out" 2>&1; rc=$?
-if [ $rc -eq 1 ] && grep -q 'line 2, column 1: Parse error in file' "$D/out"; then ok "grammar error"; else bad "grammar error (rc $rc): $(cat "$D/out")"; fi
+if [ $rc -eq 1 ] && grep -q "^$D/parse.conf:2:1: error: Parse error in file $D/parse.conf line 2: \"KillWait=\"" "$D/out"; then ok "grammar error"; else bad "grammar error (rc $rc): $(cat "$D/out")"; fi
 
 # get / set: one line changes
 [ "$("$S" conf get "$D/grammar.conf" killwait)" = 30 ] && ok "get" || bad "get"

@@ -93,6 +93,19 @@ static int kind_of(const char *name, const char *file)
     return SLINKY_CONF_KIND_SLURM;
 }
 
+/* "FILE: line L, column C: msg" (the library's form) as "FILE:L:C: error: msg". */
+static void print_parse_error(const char *file)
+{
+    const slinky_error *e = slinky_error_last();
+    const char *m = e->message, *p = strstr(m, ": line ");
+    const char *q = p ? strstr(p, ", column ") : NULL;
+    const char *r = q ? strstr(q + 9, ": ") : NULL;
+    if (e->line > 0 && p && q && r)
+        fprintf(stderr, "%.*s:%d:%d: error: %s\n", (int)(p - m), m, e->line, e->column, r + 2);
+    else
+        fprintf(stderr, "%s: error: %s\n", file, m);
+}
+
 static int load(slinky_conf **out, const char *path, int kind)
 {
     slinky_conf_parse_options o = SLINKY_CONF_PARSE_OPTIONS_INIT;
@@ -119,7 +132,7 @@ static int cmd_check(int argc, char **argv)
         return usage(stderr);
     slinky_conf *c = NULL;
     if (load(&c, file, kind) < 0) {
-        fprintf(stderr, "%s\n", slinky_error_last()->message);
+        print_parse_error(file);
         return 1;
     }
     char *report = NULL;
