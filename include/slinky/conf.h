@@ -431,13 +431,14 @@ SLINKY_API slinky_status slinky_conf_cluster_from_docs(slinky_conf_nodeset **nod
 /** How to run the installed Slurm for validation. */
 typedef struct slinky_conf_validate_options {
     unsigned int version;      /**< SLINKY_CONF_VALIDATE_OPTIONS_VERSION */
-    const char *bin_prefix;    /**< command prefix, e.g. "chroot /tmp/trixie" or NULL */
+    const char *bin_prefix;    /**< command prefix that keeps the file system view
+                                    (e.g. "nice -n 10"); NULL for none. A chroot does
+                                    not work: the throwaway files are written on the host */
     const char *munge_socket;  /**< socket of a running munged (speeds up stage 2) */
     int port;                  /**< slurmctld port for stage 2 (0: a free one) */
     int timeout_ms;            /**< stage 2 timeout (0: 15000) */
     bool parse_only;           /**< stop after stage 1 */
-    const char *scratch_dir;   /**< where to put the throwaway copy (default /tmp);
-                                    with bin_prefix it must be the same path inside */
+    const char *scratch_dir;   /**< where to put the throwaway copy (default /tmp) */
 } slinky_conf_validate_options;
 
 #define SLINKY_CONF_VALIDATE_OPTIONS_INIT {SLINKY_CONF_VALIDATE_OPTIONS_VERSION, NULL, NULL, 0, 0, false, NULL}
@@ -465,7 +466,8 @@ typedef struct slinky_conf_apply_options {
     unsigned int version;         /**< SLINKY_CONF_APPLY_OPTIONS_VERSION */
     const char *client_conf;      /**< SLURM_CONF for scontrol (a copy of the OLD file,
                                        so the client still reaches the daemons) */
-    const char *bin_prefix;       /**< command prefix (e.g. chroot) or NULL */
+    const char *bin_prefix;       /**< command prefix, e.g. a script that runs its
+                                       arguments inside a chroot ("slurm24.sh exec"), or NULL */
     slinky_conf_restart_cb restart; /**< called for the restart classes */
     void *payload;
 } slinky_conf_apply_options;
