@@ -32,6 +32,12 @@ slinky_status slinky_jail_render_slurm(char **out, const slinky_jail_spec *spec,
     slinky__buf b = SLINKY__BUF_INIT;
     switch (which) {
     case SLINKY_JAIL_SLURM_JOB_CONTAINER:
+        /* slurmd 22.05 dies with "Cannot use /tmp or /dev/shm as BasePath" (a prefix check) */
+        if (!strncmp(spec->scratch, "/tmp", 4) || !strncmp(spec->scratch, "/dev/shm", 8))
+            return slinky__error_set(SLINKY_EINVALID,
+                                     "scratch: job_container/tmpfs refuses a BasePath under /tmp "
+                                     "or /dev/shm (%s/job_container)",
+                                     spec->scratch);
         /* job_container/tmpfs gives each job a private /tmp and /dev/shm under BasePath
          * (on the node's NVMe, beside the jail's scratch); the SPANK jail then carries
          * them into its root. Slurm 22.05 keys only (Dirs= needs 23.02). */

@@ -172,6 +172,10 @@ static void test_slurm(void **state)
     assert_non_null(strstr(out, "\nAutoBasePath=true\n"));
     assert_non_null(strstr(out, "\nBasePath=/nvme/jobs/job_container\n"));
     slinky_free(out);
+    assert_int_equal(slinky_jail_spec_set_scratch(s, "/tmp/scratch"), 0);
+    assert_int_equal(slinky_jail_render_slurm(&out, s, SLINKY_JAIL_SLURM_JOB_CONTAINER, NULL, NULL),
+                     SLINKY_EINVALID);
+    assert_non_null(strstr(slinky_error_last()->message, "under /tmp"));
     assert_int_equal(slinky_jail_render_slurm(&out, s, SLINKY_JAIL_SLURM_CONF, NULL, NULL), 0);
     assert_non_null(strstr(out, "\nJobContainerType=job_container/tmpfs\n"));
     assert_non_null(strstr(out, "\nPrologFlags=Contain\n"));
