@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "conf/itest_util.h"
 #include "core/internal.h"
 #include "slinky/conf.h"
 #include "slinky/error.h"
@@ -36,38 +37,6 @@ static char MUNGE[512];
 static int CTLD_PORT, SLURMD_PORT, DBD_PORT;
 static char HW[256];      /* CPUs=... from slurmd -C, RealMemory capped */
 static int started;
-
-static int sh(const char *fmt, ...) SLINKY_PRINTF(1, 2);
-static int sh(const char *fmt, ...)
-{
-    char cmd[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof(cmd), fmt, ap);
-    va_end(ap);
-    int st = system(cmd);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
-static char *capture(const char *fmt, ...) SLINKY_PRINTF(1, 2);
-static char *capture(const char *fmt, ...)
-{
-    char cmd[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof(cmd), fmt, ap);
-    va_end(ap);
-    FILE *p = popen(cmd, "r");
-    slinky__buf b = SLINKY__BUF_INIT;
-    slinky__buf_puts(&b, "");
-    char buf[4096];
-    size_t n;
-    while (p && (n = fread(buf, 1, sizeof(buf), p)) > 0)
-        slinky__buf_put(&b, buf, n);
-    if (p)
-        pclose(p);
-    return slinky__buf_detach(&b, NULL);
-}
 
 static const char *harness(void)
 {
