@@ -300,6 +300,8 @@ SLINKY_API slinky_status slinky_jail_enter(const slinky_jail_spec *spec,
  * SIGTERM and SIGHUP received meanwhile are forwarded. With `cleanup`
  * true the job's scratch is removed afterwards (a one-shot job).
  * Failures before exec are reported as errors (not as an exit status).
+ * Signal forwarding uses process-wide handlers (restored afterwards): run
+ * one slinky_jail_run at a time per process.
  */
 SLINKY_API slinky_status slinky_jail_run(int *exit_out, const slinky_jail_spec *spec,
                                          const slinky_jail_job *job,
