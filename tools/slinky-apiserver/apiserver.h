@@ -289,8 +289,9 @@ int as_registry_apply_crd(as_server *s, const slinky_doc_value *crd);
 /** Check a CRD object before it is stored (names, versions, schema). */
 int as_registry_check_crd(as_causes *causes, const slinky_doc_value *crd);
 void as_registry_remove_crd(as_server *s, const slinky_doc_value *crd);
+/** Discovery documents; aggregated (apidiscovery v2/v2beta1) when `accept` asks for it. */
 int as_discovery(as_server *s, as_resp *resp, int kind, const char *group,
-                 const char *version);
+                 const char *version, const char *accept);
 int as_openapi(as_server *s, as_resp *resp, const char *path);
 void as_registry_free(as_server *s);
 

@@ -116,7 +116,7 @@ int as_handle(as_server *s, const as_req *req, as_resp *resp)
         as_resp_status(resp, 405, "MethodNotAllowed",
                        "the server does not allow this method on the requested resource", NULL);
     } else {
-        rc = as_discovery(s, resp, kind, route.group, route.version);
+        rc = as_discovery(s, resp, kind, route.group, route.version, req->accept);
     }
     pthread_mutex_unlock(&s->lock);
     as_route_dispose(&route);

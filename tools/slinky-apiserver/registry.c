@@ -462,11 +462,112 @@ static void resource_list(as_server *s, slinky__buf *b, const char *group, const
     slinky__buf_puts(b, "]}");
 }
 
-int as_discovery(as_server *s, as_resp *resp, int kind, const char *group, const char *version)
+/* aggregated discovery (apidiscovery.k8s.io v2/v2beta1): core group or all named groups */
+static void aggregated(as_server *s, slinky__buf *b, bool core, const char *api_version)
+{
+    slinky__buf_printf(b, "{\"kind\":\"APIGroupDiscoveryList\",\"apiVersion\":\"%s\","
+                          "\"metadata\":{},\"items\":[",
+                       api_version);
+    const char *groups[64];
+    size_t ng = 0;
+    for (as_rtype *rt = s->types; rt; rt = rt->next) {
+        if (rt->removed || (core != !*rt->group))
+            continue;
+        bool seen = false;
+        for (size_t i = 0; i < ng; i++)
+            seen |= !strcmp(groups[i], rt->group);
+        if (!seen && ng < 64)
+            groups[ng++] = rt->group;
+    }
+    for (size_t g = 0; g < ng; g++) {
+        const char *vers[16];
+        size_t nv = group_versions(s, groups[g], vers, 16);
+        slinky__buf_puts(b, g ? ",{\"metadata\":{\"name\":" : "{\"metadata\":{\"name\":");
+        as_json_str(b, groups[g]);
+        slinky__buf_puts(b, ",\"creationTimestamp\":null},\"versions\":[");
+        for (size_t v = 0; v < nv; v++) {
+            slinky__buf_printf(b, "%s{\"version\":\"%s\",\"resources\":[", v ? "," : "", vers[v]);
+            bool first = true;
+            for (as_rtype *rt = s->types; rt; rt = rt->next) {
+                if (rt->removed || strcmp(rt->group, groups[g]) != 0)
+                    continue;
+                const as_version *ver = NULL;
+                for (size_t i = 0; i < rt->n_versions; i++)
+                    if (rt->versions[i].served && !strcmp(rt->versions[i].name, vers[v]))
+                        ver = &rt->versions[i];
+                if (!ver)
+                    continue;
+                slinky__buf_printf(b,
+                                   "%s{\"resource\":\"%s\",\"responseKind\":{\"group\":\"%s\","
+                                   "\"version\":\"%s\",\"kind\":\"%s\"},\"scope\":\"%s\","
+                                   "\"singularResource\":\"%s\",\"verbs\":%s",
+                                   first ? "" : ",", rt->plural, rt->group, vers[v], rt->kind,
+                                   rt->namespaced ? "Namespaced" : "Cluster", rt->singular,
+                                   k_verbs);
+                first = false;
+                if (rt->n_short) {
+                    slinky__buf_puts(b, ",\"shortNames\":");
+                    json_str_array(b, rt->short_names, rt->n_short);
+                }
+                if (rt->n_categories) {
+                    slinky__buf_puts(b, ",\"categories\":");
+                    json_str_array(b, rt->categories, rt->n_categories);
+                }
+                if (ver->has_status || ver->has_scale) {
+                    slinky__buf_puts(b, ",\"subresources\":[");
+                    if (ver->has_status)
+                        slinky__buf_printf(b,
+                                           "{\"subresource\":\"status\",\"responseKind\":{"
+                                           "\"group\":\"%s\",\"version\":\"%s\",\"kind\":"
+                                           "\"%s\"},\"verbs\":[\"get\",\"patch\",\"update\"]}",
+                                           rt->group, vers[v], rt->kind);
+                    if (ver->has_scale)
+                        slinky__buf_printf(b,
+                                           "%s{\"subresource\":\"scale\",\"responseKind\":{"
+                                           "\"group\":\"autoscaling\",\"version\":\"v1\","
+                                           "\"kind\":\"Scale\"},\"verbs\":[\"get\",\"patch\","
+                                           "\"update\"]}",
+                                           ver->has_status ? "," : "");
+                    slinky__buf_puts(b, "]");
+                }
+                slinky__buf_puts(b, "}");
+            }
+            slinky__buf_puts(b, "],\"freshness\":\"Current\"}");
+        }
+        slinky__buf_puts(b, "]}");
+    }
+    slinky__buf_puts(b, "]}");
+}
+
+/* the aggregated discovery version the client accepts, or NULL */
+static const char *wants_aggregated(const char *accept)
+{
+    if (!accept || !strstr(accept, "as=APIGroupDiscoveryList"))
+        return NULL;
+    if (strstr(accept, "g=apidiscovery.k8s.io;v=v2;") || strstr(accept, "v=v2;g=apidiscovery.k8s.io"))
+        return "v2";
+    if (strstr(accept, "v=v2beta1"))
+        return "v2beta1";
+    return NULL;
+}
+
+int as_discovery(as_server *s, as_resp *resp, int kind, const char *group, const char *version,
+                 const char *accept)
 {
     slinky__buf *b = &resp->body;
     resp->status = 200;
     resp->content_type = "application/json";
+    const char *agg = wants_aggregated(accept);
+    if (agg && (kind == AS_ROUTE_API || kind == AS_ROUTE_APIS)) {
+        resp->content_type = !strcmp(agg, "v2")
+                                 ? "application/json;g=apidiscovery.k8s.io;v=v2;"
+                                   "as=APIGroupDiscoveryList"
+                                 : "application/json;g=apidiscovery.k8s.io;v=v2beta1;"
+                                   "as=APIGroupDiscoveryList";
+        aggregated(s, b, kind == AS_ROUTE_API,
+                   !strcmp(agg, "v2") ? "apidiscovery.k8s.io/v2" : "apidiscovery.k8s.io/v2beta1");
+        return 0;
+    }
     switch (kind) {
     case AS_ROUTE_API:
         slinky__buf_printf(b, "{\"kind\":\"APIVersions\",\"versions\":[\"v1\"],"

@@ -120,3 +120,22 @@ def test_deleting_the_crd_removes_its_objects(api, widgets):
     assert e.value.status == 404
     ext.create_custom_resource_definition(CRD)
     assert widgets.list_namespaced_custom_object("example.com", "v1", NS, "widgets")["items"] == []
+
+
+def test_aggregated_discovery(api, widgets):
+    acc = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json"
+    doc, status, headers = api.call_api("/apis", "GET", header_params={"Accept": acc},
+                                        response_type="object", auth_settings=["BearerToken"])
+    assert "as=APIGroupDiscoveryList" in headers["Content-Type"]
+    assert doc["kind"] == "APIGroupDiscoveryList" and doc["apiVersion"] == "apidiscovery.k8s.io/v2"
+    g = [i for i in doc["items"] if i["metadata"]["name"] == "example.com"][0]
+    r = g["versions"][0]["resources"][0]
+    assert (r["resource"], r["scope"], r["shortNames"]) == ("widgets", "Namespaced", ["wg"])
+    assert [s["subresource"] for s in r["subresources"]] == ["status", "scale"]
+    core = api.call_api("/api", "GET", header_params={"Accept": acc}, response_type="object",
+                        auth_settings=["BearerToken"], _return_http_data_only=True)
+    assert core["items"][0]["versions"][0]["version"] == "v1"
+    # without that Accept: the legacy APIGroupList
+    legacy = api.call_api("/apis", "GET", response_type="object", auth_settings=["BearerToken"],
+                          _return_http_data_only=True)
+    assert legacy["kind"] == "APIGroupList"
