@@ -328,9 +328,8 @@ static int build_dev(int rootfd, const slinky_jail_spec *spec, const slinky_jail
                                            {"stdin", "/proc/self/fd/0"},
                                            {"stdout", "/proc/self/fd/1"},
                                            {"stderr", "/proc/self/fd/2"},
-                                           {"ptmx", "pts/ptmx"},
-                                           {"core", "/proc/kcore"}};
-    for (size_t i = 0; i < SLINKY__ARRAY_SIZE(links) - 1; i++)
+                                           {"ptmx", "pts/ptmx"}};
+    for (size_t i = 0; i < SLINKY__ARRAY_SIZE(links); i++)
         symlinkat(links[i][1], devfd, links[i][0]);
     mkdirat(devfd, "shm", 01777);
     close(devfd);

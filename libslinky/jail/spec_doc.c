@@ -89,29 +89,25 @@ static int get_strv(char ***dst, size_t *n, const slinky_doc_value *obj, const c
     return 0;
 }
 
-/* mode: an octal string ("1777", "0755") or an integer (read as written: 755 -> 0755 is
- * ambiguous, so integers are taken as the numeric mode, as in OCI) */
+/* mode: an octal string ("1777", "0755"). Numbers are refused: YAML reads 0755 as 493 and
+ * 1777 as decimal, so a number cannot say which was meant. */
 static int get_mode(int *dst, const slinky_doc_value *obj, const char *key, const char *path)
 {
     slinky_doc_value *v = slinky_doc_value_get(obj, key);
     if (!v || slinky_doc_value_is_null(v))
         return 0;
     long mode = -1;
-    if (slinky_doc_value_type(v) == SLINKY_DOC_INT) {
-        int64_t i = slinky_doc_value_get_int(v);
-        mode = (i >= 0 && i <= 07777) ? (long)i : -1;
-    } else if (slinky_doc_value_type(v) == SLINKY_DOC_STRING) {
+    if (slinky_doc_value_type(v) == SLINKY_DOC_STRING) {
         const char *s = slinky_doc_value_get_string(v);
-        char *end = NULL;
         if (*s && strspn(s, "01234567") == strlen(s) && strlen(s) <= 5)
-            mode = strtol(s, &end, 8);
+            mode = strtol(s, NULL, 8);
         if (mode > 07777)
             mode = -1;
     }
     if (mode < 0)
         return slinky__error_set(SLINKY_EINVALID,
-                                 "%s.%s: expected an octal mode string such as \"1777\"", path,
-                                 key);
+                                 "%s.%s: expected an octal mode as a string, such as \"1777\"",
+                                 path, key);
     *dst = (int)mode;
     return 0;
 }

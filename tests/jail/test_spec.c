@@ -137,6 +137,7 @@ static void test_validation_names_fields(void **state)
         {"mounts: [{source: /a, destination: /x, readonly: true}]", "mounts[0].readonly: unknown field"},
         {"mounts: [{source: /a, destination: /x, readOnly: yes-please}]", "mounts[0].readOnly: expected boolean"},
         {"mounts: [{type: tmpfs, destination: /x, mode: \"999\"}]", "mounts[0].mode"},
+        {"mounts: [{type: tmpfs, destination: /x, mode: 0755}]", "mounts[0].mode: expected an octal mode as a string"},
         {"mounts: {a: 1}", "mounts: expected array"},
         {"rooot: {path: /}", "rooot: unknown field"},
         {"root: {path: relative}", "root.path: must be an absolute"},
