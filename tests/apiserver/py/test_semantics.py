@@ -168,3 +168,20 @@ def test_list_exact_resource_version(api):
         core.list_namespaced_config_map(NS, resource_version=str(int(rv) + 1000),
                                         resource_version_match="Exact")
     assert e.value.status == 504
+
+
+def test_watch_send_initial_events(api):
+    core = client.CoreV1Api(api)
+    core.create_namespaced_config_map(NS, {"metadata": {"name": "init-ev"}})
+    resp = api.call_api("/api/v1/namespaces/%s/configmaps" % NS, "GET",
+                        query_params=[("watch", "true"), ("sendInitialEvents", "true"),
+                                      ("resourceVersionMatch", "NotOlderThan"),
+                                      ("allowWatchBookmarks", "true"), ("timeoutSeconds", "1")],
+                        auth_settings=["BearerToken"], _preload_content=False,
+                        _return_http_data_only=True)
+    evs = [json.loads(l) for l in resp.read().decode().splitlines() if l.strip()]
+    types = [e["type"] for e in evs]
+    assert "ADDED" in types and types.index("BOOKMARK") > types.index("ADDED")
+    first_bm = evs[types.index("BOOKMARK")]["object"]["metadata"]
+    assert first_bm["annotations"] == {"k8s.io/initial-events-end": "true"}
+    assert "init-ev" in [e["object"]["metadata"].get("name") for e in evs if e["type"] == "ADDED"]
