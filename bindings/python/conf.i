@@ -70,6 +70,20 @@ slinky_status slinky_conf_py_set(char **out, const char *text, int kind, const c
     return rc;
 }
 
+/* Set `key` in the record line type=name (one line changes); the new text. */
+slinky_status slinky_conf_py_record_set(char **out, const char *text, const char *type,
+                                        const char *name, const char *key, const char *value)
+{
+    slinky_conf *c = NULL;
+    slinky_status rc = slinky_conf_py__parse(&c, text, 0);
+    if (!rc)
+        rc = slinky_conf_record_set(c, type, name, key, value);
+    if (!rc)
+        rc = slinky_conf_render(out, NULL, c);
+    slinky_conf_free(c);
+    return rc;
+}
+
 /* Semantic diff as JSON {"class": ..., "changes": [{scope,name,key,old,new,class,reason}]}. */
 slinky_status slinky_conf_py_diff(char **json_out, const char *old_text, const char *new_text,
                                   unsigned int version)

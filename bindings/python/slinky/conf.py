@@ -16,7 +16,7 @@ import json as _json
 
 from . import native as _nat
 
-__all__ = ["KINDS", "check", "get", "set", "diff", "hostlist_expand", "hostlist_compress",
+__all__ = ["KINDS", "check", "get", "set", "record_set", "diff", "hostlist_expand", "hostlist_compress",
            "merge_parameters", "render"]
 
 KINDS = ("slurm", "cgroup", "gres", "slurmdbd", "job_container", "plugstack")
@@ -64,6 +64,12 @@ def get(text, key, kind="slurm"):
 def set(text, key, value, kind="slurm"):  # noqa: A001 (the verb of the C API)
     """Return the text with `key` set to `value`: one line changes (or one is appended)."""
     return _nat.slinky_conf_py_set(_text(text), _kind(kind), key, str(value))
+
+
+def record_set(text, type, name, key, value):  # noqa: A002 (Slurm's word)
+    """Return the slurm.conf text with `key` set in the record line `type`=`name`
+    (e.g. "PartitionName", "debug", "MaxTime", "60"): only that line changes."""
+    return _nat.slinky_conf_py_record_set(_text(text), type, name, key, str(value))
 
 
 def diff(old, new, version=None):

@@ -24,6 +24,14 @@ def test_get_set_one_line():
         slinky.conf.set(BASE, "NodeName", "x")
 
 
+def test_record_set():
+    new = slinky.conf.record_set(BASE, "PartitionName", "p", "MaxTime", 60)
+    changed = [(a, b) for a, b in zip(BASE.splitlines(), new.splitlines()) if a != b]
+    assert changed == [("PartitionName=p Nodes=ALL", "PartitionName=p Nodes=ALL MaxTime=60")]
+    with pytest.raises(slinky.NotFoundError):
+        slinky.conf.record_set(BASE, "PartitionName", "nosuch", "MaxTime", 1)
+
+
 def test_parse_error_position():
     with pytest.raises(slinky.ParseError) as ei:
         slinky.conf.get("ClusterName=x\nMessageTimeout=25 TCPTimeout=7\n", "x")
