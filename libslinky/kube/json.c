@@ -286,8 +286,15 @@ static int parse_number(jp *j, slinky_doc_value *v)
         else
             integral = false;
     }
-    if (!integral)
-        err = slinky_doc_value_set_double(v, strtod(text, NULL));
+    if (!integral) {
+        /* rare: let the doc reader keep the number's text (exact round trip,
+         * integers beyond int64, 1e999) */
+        slinky_doc *num = NULL;
+        err = slinky_doc_parse_json(&num, text, len);
+        if (err == 0)
+            err = slinky_doc_value_set_copy(v, slinky_doc_root(num));
+        slinky_doc_free(num);
+    }
     if (text != buf)
         free(text);
     if (err)

@@ -151,6 +151,8 @@ static void test_json_values(void **state)
     assert_non_null(strstr(s.log, "\"i\":-9223372036854775808"));
     assert_non_null(strstr(s.log, "\"z\":0"));
     assert_non_null(strstr(s.log, "\"a\":[[],[{}]]"));
+    /* numbers beyond int64 keep their text */
+    assert_non_null(strstr(s.log, "\"big\":18446744073709551616"));
     assert_non_null(strstr(s.log, "\\\"q\\\""));
     slinky_kube_watch_decoder_free(d);
     /* nesting: 1000 levels are fine, 1001 are not */
