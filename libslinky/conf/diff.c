@@ -145,7 +145,7 @@ static int option_list(const char *key)
                                     "AuthAltTypes", "PrologFlags", "DebugFlags",
                                     "AccountingStorageEnforce", "SlurmdParameters",
                                     "LaunchParameters", "PriorityFlags", "TaskPluginParam",
-                                    "TaskPlugin", "GresTypes"};
+                                    "GresTypes"}; /* not TaskPlugin: its order matters */
     for (size_t i = 0; i < SLINKY__ARRAY_SIZE(k); i++)
         if (slinky_conf__ieq(k[i], key))
             return 1;
