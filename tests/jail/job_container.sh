@@ -55,6 +55,11 @@ jobdir() { for d in "$base/$a" "$base"/*/"$a"; do if [ -d "$d" ]; then echo "$d"
 for _ in $(seq 1 100); do d=$(jobdir); [ -n "$d" ] && [ -e "$d/.$a/jc-file" ] && break; sleep 0.1; done
 d=$(jobdir)
 [ -n "$d" ] && [ -e "$d/.$a/jc-file" ] && ok "the step's /tmp is job_container/tmpfs's per-job folder" || { bad "job_container /tmp"; find "$base" -maxdepth 3 2>&1 | sed 's/^/    /'; }
+ext=no
+while read -r pid _; do
+  if tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q "\[$a.extern\]"; then ext=yes; fi
+done < "$W/scratch/job-$a/.slinky-owners"
+[ $ext = yes ] && ok "with PrologFlags=Contain the extern slurmstepd keeps the job's scratch alive" || bad "extern stepd recorded as an owner"
 [ "$(cat "$W/local/jc-marker" 2>/dev/null)" = "marker-$$" ] && ok "the step runs in the jail (/home, /local)" || bad "step in the jail"
 outb=$(as_user srun -t 1 sh -c 'ls -A /tmp; echo end' 2>/dev/null || true)
 echo "$outb" | grep -q jc-file && bad "a concurrent job sees job A's /tmp" || ok "a concurrent job does not see job A's /tmp"
