@@ -1,8 +1,15 @@
-/* libFuzzer: the incremental watch decoder, fed in two pieces split where the first byte says. */
+/*
+ * libFuzzer: the incremental watch decoder, fed in two pieces split where
+ * the first byte says; and, on the same bytes, the kube JSON reader checked
+ * against the doc module's strict reader (whatever kube accepts, doc must
+ * accept, with an equal value).
+ */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "kube/json.h"
 #include "slinky.h"
 
 static slinky_status on_event(slinky_kube_event_type t, slinky_doc *obj, void *p)
@@ -13,6 +20,22 @@ static slinky_status on_event(slinky_kube_event_type t, slinky_doc *obj, void *p
     (void)slinky_doc_value_path_string(slinky_doc_root(obj), "metadata.resourceVersion", "");
     slinky_doc_free(obj);
     return 0;
+}
+
+static void differential(const char *p, size_t n)
+{
+    slinky_doc *mine = NULL, *ref = NULL;
+    if (slinky_doc_new(&mine) != 0)
+        return;
+    slinky_kube__json j;
+    slinky_kube__json_init(&j);
+    int e1 = slinky_kube__json_parse(&j, slinky_doc_root(mine), p, n);
+    int e2 = slinky_doc_parse_json(&ref, p, n);
+    if (e1 == 0 && (e2 != 0 || !slinky_doc_value_equal(slinky_doc_root(mine), slinky_doc_root(ref))))
+        abort();
+    slinky_kube__json_dispose(&j);
+    slinky_doc_free(mine);
+    slinky_doc_free(ref);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -31,5 +54,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         slinky_kube_watch_decoder_feed(d, p + cut, n - cut, on_event, NULL) == 0)
         slinky_kube_watch_decoder_finish(d, on_event, NULL);
     slinky_kube_watch_decoder_free(d);
+    differential(p, n);
     return 0;
 }
