@@ -17,6 +17,10 @@
  *   slinky_kube_watch_stop(), which any thread may call.
  * - Informer cache reads, work queue calls and controller/leader state
  *   queries are safe from any thread.
+ * - Threads the library starts: one per informer, per leader elector and
+ *   per controller worker (joined by their stop/free), and a helper thread
+ *   for the transfer of each list page (joined before the call returns).
+ *   Callbacks run on the thread documented with each.
  *
  * Errors: every call returns 0 or a negative SLINKY_E* code, with details in
  * slinky_error_last(). A failure caused by an HTTP reply sets http_status and
@@ -303,9 +307,12 @@ typedef slinky_status (*slinky_kube_item_cb)(slinky_doc *item, void *payload);
 /**
  * List by streaming: the reply is decoded as it arrives and each item is
  * handed to cb as soon as it is complete; memory stays bounded by one item
- * (plus a page's transfer buffers). Pages are followed. When a continue
- * token expires mid-way the call fails with SLINKY_EGONE (the items already
- * delivered are from an older snapshot: list again).
+ * plus at most 4 MiB of received bytes waiting to be decoded. The transfer
+ * runs on a short-lived helper thread while the calling thread decodes; cb
+ * always runs on the calling thread. Pages are followed. A transfer that
+ * breaks after items were delivered is not retried (the call fails). When
+ * a continue token expires mid-way the call fails with SLINKY_EGONE (the
+ * items already delivered are from an older snapshot: list again).
  * *resource_version_out (may be NULL) receives the list's resourceVersion.
  */
 SLINKY_API slinky_status slinky_kube_list_stream(char **resource_version_out,
