@@ -594,7 +594,8 @@ SLINKY_API slinky_status slinky_kube_informer_get(slinky_doc **out, slinky_kube_
 /**
  * A copy of the cached objects as one document whose root is an array sorted
  * by namespace/name. ns (NULL: all) and label_selector (NULL: all) filter;
- * an equality selector term uses the label index.
+ * an equality selector term uses the label index, else a namespace uses
+ * the namespace index.
  */
 SLINKY_API slinky_status slinky_kube_informer_list(slinky_doc **out, slinky_kube_informer *inf,
                                                    const char *ns, const char *label_selector);

@@ -2,7 +2,7 @@
  * kube: informers. A thread lists, then watches from the list's
  * resourceVersion (with bookmarks), relists on 410 and backs off on errors.
  * The cache maps "ns/name" to an immutable document; a label index maps
- * "key=value" to the set of object keys. Readers take a read lock and get
+ * "key=value", a namespace index each namespace, to the set of object keys. Readers take a read lock and get
  * copies.
  */
 #include <stdatomic.h>
@@ -28,6 +28,7 @@ struct slinky_kube_informer {
     pthread_rwlock_t cache_lock;
     slinky_kube__map cache;  /* key -> slinky_doc * */
     slinky_kube__map labels; /* "k=v" -> slinky_kube__map * (set of keys) */
+    slinky_kube__map namespaces; /* namespace -> slinky_kube__map * (set of keys) */
     char *rv;
     unsigned lists;
 
@@ -122,9 +123,34 @@ slinky_status slinky_kube_informer_add_handlers(slinky_kube_informer *inf,
 
 /* ---------------------------------------------------------------- cache */
 
+/* Add key to (or remove it from) the set stored under name in index. */
+static void index_set(slinky_kube__map *index, const char *name, const char *key, bool add)
+{
+    slinky_kube__map *set = slinky_kube__map_get(index, name);
+    if (add) {
+        if (set == NULL) {
+            set = slinky__calloc(1, sizeof(*set));
+            if (set && slinky_kube__map_put(index, name, set, NULL) != 0) {
+                free(set);
+                set = NULL;
+            }
+        }
+        if (set)
+            slinky_kube__map_put(set, key, (void *)1, NULL);
+    } else if (set) {
+        slinky_kube__map_remove(set, key);
+        if (set->count == 0)
+            free_set(slinky_kube__map_remove(index, name));
+    }
+}
+
+/* Maintain the label and namespace indexes for one object. */
 static void index_labels(slinky_kube_informer *inf, const char *key, const slinky_doc_value *obj,
                          bool add)
 {
+    const char *ns = slinky_doc_value_path_string(obj, "metadata.namespace", "");
+    if (*ns)
+        index_set(&inf->namespaces, ns, key, add);
     const slinky_doc_value *labels = slinky_doc_value_path(obj, "metadata.labels");
     size_t n = slinky_doc_value_size(labels);
     if (slinky_doc_value_type(labels) != SLINKY_DOC_OBJECT)
@@ -136,22 +162,7 @@ static void index_labels(slinky_kube_informer *inf, const char *key, const slink
         char *kv = slinky__sprintf("%s=%s", slinky_doc_value_key_at(labels, i), v);
         if (kv == NULL)
             continue;
-        slinky_kube__map *set = slinky_kube__map_get(&inf->labels, kv);
-        if (add) {
-            if (set == NULL) {
-                set = slinky__calloc(1, sizeof(*set));
-                if (set && slinky_kube__map_put(&inf->labels, kv, set, NULL) != 0) {
-                    free(set);
-                    set = NULL;
-                }
-            }
-            if (set)
-                slinky_kube__map_put(set, key, (void *)1, NULL);
-        } else if (set) {
-            slinky_kube__map_remove(set, key);
-            if (set->count == 0)
-                free_set(slinky_kube__map_remove(&inf->labels, kv));
-        }
+        index_set(&inf->labels, kv, key, add);
         free(kv);
     }
 }
@@ -474,6 +485,7 @@ void slinky_kube_informer_free(slinky_kube_informer *inf)
     slinky_kube_informer_stop(inf);
     slinky_kube__map_dispose(&inf->cache, free_doc);
     slinky_kube__map_dispose(&inf->labels, free_set);
+    slinky_kube__map_dispose(&inf->namespaces, free_set);
     pthread_rwlock_destroy(&inf->cache_lock);
     pthread_mutex_destroy(&inf->lock);
     pthread_cond_destroy(&inf->cond);
@@ -664,6 +676,10 @@ slinky_status slinky_kube_informer_list(slinky_doc **out, slinky_kube_informer *
     pthread_rwlock_rdlock(&inf->cache_lock);
     if (eq) {
         slinky_kube__map *set = slinky_kube__map_get(&inf->labels, eq);
+        if (set)
+            slinky_kube__map_foreach(set, gather_key, &g);
+    } else if (ns && *ns) {
+        slinky_kube__map *set = slinky_kube__map_get(&inf->namespaces, ns);
         if (set)
             slinky_kube__map_foreach(set, gather_key, &g);
     } else {
