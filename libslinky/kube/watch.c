@@ -347,8 +347,11 @@ slinky_status slinky_kube_watch_next(slinky_kube_event_type *type_out, slinky_do
             return slinky__error_set(SLINKY_ETIMEOUT, "watch: no event within %ld ms", timeout_ms);
         if (w->easy == NULL && now >= w->connect_at) {
             int err = connect_stream(w);
-            if (err)
+            if (err) {
+                /* e.g. a failing credential plugin: report it, retry later */
+                w->connect_at = now + slinky_kube__backoff_ms(w->c, w->attempt++);
                 return err;
+            }
         }
         int64_t wait = deadline - now;
         if (w->easy == NULL && w->connect_at - now < wait)
