@@ -424,6 +424,38 @@ static void test_tls_settings(void **state)
     slinky_kube_client_free(c);
 }
 
+/* An exec plugin whose first token is stale: the 401 makes the client run it again. */
+static void test_exec_plugin_refresh_on_401(void **state)
+{
+    (void)state;
+    char kc[512], tokfile[512], count[512], script[1024], exec_user[2048];
+    snprintf(kc, sizeof(kc), "%s/kubeconfig", srv.dir);
+    snprintf(tokfile, sizeof(tokfile), "%s/token", srv.dir);
+    snprintf(count, sizeof(count), "%s/exec-count", srv.dir);
+    snprintf(script, sizeof(script), "%s/kube/exec/rotating.sh", itest_env("SLINKY_TEST_DATA", "tests/data"));
+    snprintf(exec_user, sizeof(exec_user),
+             "    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: '%s'\n"
+             "      env:\n      - {name: TOKEN_FILE, value: '%s'}\n      - {name: COUNT_FILE, value: '%s'}\n"
+             "    x-old-token: ",
+             script, tokfile, count);
+    slinky_kube_client *c = variant("    token: ", exec_user);
+    assert_non_null(c);
+    slinky_doc *got = NULL;
+    OK(slinky_kube_get(&got, c, &CM, "default", "counter", NULL));
+    slinky_doc_free(got);
+    char *n = NULL;
+    OK(slinky__read_file(&n, NULL, count));
+    assert_int_equal(atoi(n), 2); /* stale token, 401, plugin ran again */
+    free(n);
+    /* the refreshed credential is cached: no third run */
+    OK(slinky_kube_get(&got, c, &CM, "default", "counter", NULL));
+    slinky_doc_free(got);
+    OK(slinky__read_file(&n, NULL, count));
+    assert_int_equal(atoi(n), 2);
+    free(n);
+    slinky_kube_client_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -434,6 +466,7 @@ int main(void)
         cmocka_unit_test(test_retry_on_conflict),
         cmocka_unit_test(test_raw_request_and_auth),
         cmocka_unit_test(test_tls_settings),
+        cmocka_unit_test(test_exec_plugin_refresh_on_401),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
