@@ -153,6 +153,13 @@ int slinkyctl_conf_controller(int argc, char **argv)
     slinky_kube_config *cfg = NULL;
     slinky_kube_client *client = NULL;
     slinky_kube_config_options co;
+    bool inited = false;
+    if (rc == 0) {
+        if (slinky_global_init() < 0)
+            rc = err("init");
+        else
+            inited = true;
+    }
     slinky_kube_config_options_init(&co, SLINKY_KUBE_CONFIG_OPTIONS_VERSION);
     co.kubeconfig = kubeconfig;
     if (rc == 0 && (slinky_kube_config_load(&cfg, &co) < 0 ||
@@ -222,5 +229,7 @@ int slinkyctl_conf_controller(int argc, char **argv)
     free(name);
     slinky_kube_client_free(client);
     slinky_kube_config_free(cfg);
+    if (inited)
+        slinky_global_shutdown();
     return rc;
 }

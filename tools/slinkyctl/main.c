@@ -1,4 +1,5 @@
 /* slinkyctl: the admin CLI over libslinky. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@ struct command {
     const char *name;
     slinkyctl_cmd_fn fn;
     const char *help;
+    bool global_init; /* needs libcurl/libgit2 (about 15 ms at start-up) */
 };
 
 static void usage(FILE *f, const struct command *cmds, size_t n)
@@ -24,12 +26,12 @@ static void usage(FILE *f, const struct command *cmds, size_t n)
 int main(int argc, char **argv)
 {
     const struct command cmds[] = {
-        {"crd", slinkyctl_cmd_crd, "print the Slinky CustomResourceDefinitions"},
-        {"model", slinkyctl_cmd_model, "parse, default and validate Slinky resources"},
-        {"conf", slinkyctl_cmd_conf, "slurm.conf: set, get, render, diff, check"},
-        {"ledger", slinkyctl_cmd_ledger, "identity ledger: show, verify, replay, export"},
-        {"jail", slinkyctl_cmd_jail, "job jail specs: validate, render"},
-        {"kube", slinkyctl_cmd_kube, "talk to a Kubernetes API server"},
+        {"crd", slinkyctl_cmd_crd, "print the Slinky CustomResourceDefinitions", false},
+        {"model", slinkyctl_cmd_model, "parse, default and validate Slinky resources", false},
+        {"conf", slinkyctl_cmd_conf, "slurm.conf: set, get, render, diff, check", false},
+        {"ledger", slinkyctl_cmd_ledger, "identity ledger: show, verify, replay, export", true},
+        {"jail", slinkyctl_cmd_jail, "job jail specs: validate, render", false},
+        {"kube", slinkyctl_cmd_kube, "talk to a Kubernetes API server", true},
     };
     size_t n = sizeof(cmds) / sizeof(cmds[0]);
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
@@ -48,12 +50,13 @@ int main(int argc, char **argv)
             fprintf(stderr, "slinkyctl: command '%s' is not built into this binary\n", argv[1]);
             return 2;
         }
-        if (slinky_global_init() < 0) {
+        if (cmds[i].global_init && slinky_global_init() < 0) {
             fprintf(stderr, "slinkyctl: %s\n", slinky_error_last()->message);
             return 1;
         }
         int rc = cmds[i].fn(argc - 1, argv + 1);
-        slinky_global_shutdown();
+        if (cmds[i].global_init)
+            slinky_global_shutdown();
         return rc;
     }
     fprintf(stderr, "slinkyctl: unknown command '%s'\n", argv[1]);
