@@ -216,6 +216,20 @@ typedef struct slinky_kube_resource {
 } slinky_kube_resource;
 
 /**
+ * Fill *out for a well-known resource, named by plural ("configmaps"),
+ * kind ("ConfigMap", any case) or plural.group ("nodesets.slinky.slurm.net"):
+ * core ConfigMap, Secret, Namespace, Pod, Service, ServiceAccount, Event,
+ * Node; Lease; apps StatefulSet, Deployment; CustomResourceDefinition; the
+ * Slinky kinds (NodeSet, Controller, LoginSet, Accounting, RestApi, Token).
+ * The strings are static. SLINKY_ENOTFOUND for other names.
+ */
+SLINKY_API slinky_status slinky_kube_resource_lookup(slinky_kube_resource *out, const char *name);
+
+/** The same, from an object's apiVersion and kind ("slinky.slurm.net/v1beta1", "NodeSet"). */
+SLINKY_API slinky_status slinky_kube_resource_for_kind(slinky_kube_resource *out,
+                                                       const char *api_version, const char *kind);
+
+/**
  * A raw request. `path` starts with '/' and may carry a query string.
  * body may be NULL. The reply body is returned for any HTTP status (no
  * Status mapping); *status_out receives the HTTP status. Retries as the

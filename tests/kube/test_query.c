@@ -173,12 +173,36 @@ static void test_status_mapping(void **state)
     assert_int_equal(slinky_kube_status_last()->ncauses, 0);
 }
 
+static void test_resource_lookup(void **state)
+{
+    (void)state;
+    slinky_kube_resource r;
+    assert_int_equal(slinky_kube_resource_lookup(&r, "configmaps"), 0);
+    assert_string_equal(r.group, "");
+    assert_string_equal(r.version, "v1");
+    assert_true(r.namespaced);
+    assert_int_equal(slinky_kube_resource_lookup(&r, "NodeSet"), 0);
+    assert_string_equal(r.resource, "nodesets");
+    assert_string_equal(r.group, "slinky.slurm.net");
+    assert_int_equal(slinky_kube_resource_lookup(&r, "nodesets.slinky.slurm.net"), 0);
+    assert_int_equal(slinky_kube_resource_lookup(&r, "namespaces"), 0);
+    assert_false(r.namespaced);
+    assert_int_equal(slinky_kube_resource_lookup(&r, "widgets"), SLINKY_ENOTFOUND);
+    assert_int_equal(slinky_kube_resource_for_kind(&r, "coordination.k8s.io/v1", "Lease"), 0);
+    assert_string_equal(r.resource, "leases");
+    assert_int_equal(slinky_kube_resource_for_kind(&r, "v1", "Secret"), 0);
+    assert_string_equal(r.resource, "secrets");
+    assert_int_equal(slinky_kube_resource_for_kind(&r, "slinky.slurm.net/v1alpha1", "NodeSet"), SLINKY_ENOTFOUND);
+    assert_int_equal(slinky_kube_resource_for_kind(&r, "apps/v1", "Secret"), SLINKY_ENOTFOUND);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_escape),     cmocka_unit_test(test_paths),
         cmocka_unit_test(test_selectors),  cmocka_unit_test(test_object_key),
         cmocka_unit_test(test_status_mapping),
+        cmocka_unit_test(test_resource_lookup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

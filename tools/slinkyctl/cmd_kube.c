@@ -6,9 +6,9 @@
  *     watch RESOURCE [--count N] [--rv RV]
  *     apply-file FILE [--field-manager M] [--force]   (server-side apply of every document)
  *     delete RESOURCE NAME
- * RESOURCE: a known plural (configmaps, secrets, leases, namespaces, nodesets,
- * controllers, loginsets, accountings, restapis, tokens) or GROUP/VERSION/PLURAL
- * ("v1/pods" for the core group); add --cluster-scoped for unknown cluster-scoped ones.
+ * RESOURCE: a name slinky_kube_resource_lookup knows (configmaps, NodeSet,
+ * nodesets.slinky.slurm.net, ...) or GROUP/VERSION/PLURAL ("v1/pods" for the
+ * core group); add --cluster-scoped for unknown cluster-scoped ones.
  */
 #include <ctype.h>
 #include <getopt.h>
@@ -19,41 +19,12 @@
 #include "commands.h"
 #include "slinky.h"
 
-typedef struct known {
-    const char *kind, *plural, *group, *version;
-    bool namespaced;
-} known;
-
-static const known known_resources[] = {
-    {"ConfigMap", "configmaps", "", "v1", true},
-    {"Secret", "secrets", "", "v1", true},
-    {"Namespace", "namespaces", "", "v1", false},
-    {"Pod", "pods", "", "v1", true},
-    {"Service", "services", "", "v1", true},
-    {"Event", "events", "", "v1", true},
-    {"Lease", "leases", "coordination.k8s.io", "v1", true},
-    {"NodeSet", "nodesets", "slinky.slurm.net", "v1beta1", true},
-    {"Controller", "controllers", "slinky.slurm.net", "v1beta1", true},
-    {"LoginSet", "loginsets", "slinky.slurm.net", "v1beta1", true},
-    {"Accounting", "accountings", "slinky.slurm.net", "v1beta1", true},
-    {"RestApi", "restapis", "slinky.slurm.net", "v1beta1", true},
-    {"Token", "tokens", "slinky.slurm.net", "v1beta1", true},
-    {"CustomResourceDefinition", "customresourcedefinitions", "apiextensions.k8s.io", "v1", false},
-};
-
 static char res_buf[3][256];
 
 static int parse_resource(slinky_kube_resource *r, const char *s, bool cluster_scoped)
 {
-    for (size_t i = 0; i < sizeof(known_resources) / sizeof(known_resources[0]); i++) {
-        if (strcmp(s, known_resources[i].plural) == 0) {
-            r->group = known_resources[i].group;
-            r->version = known_resources[i].version;
-            r->resource = known_resources[i].plural;
-            r->namespaced = known_resources[i].namespaced;
-            return 0;
-        }
-    }
+    if (slinky_kube_resource_lookup(r, s) == 0)
+        return 0;
     const char *a = strchr(s, '/');
     if (a == NULL) {
         fprintf(stderr, "slinkyctl kube: unknown resource '%s' (use GROUP/VERSION/PLURAL)\n", s);
@@ -111,23 +82,8 @@ static void usage(FILE *f)
                "  watch RESOURCE [--count N] [--rv RV]\n"
                "  apply-file FILE [--field-manager M] [--force]\n"
                "  delete RESOURCE NAME\n"
-               "RESOURCE: configmaps, secrets, leases, namespaces, nodesets, controllers, loginsets,\n"
-               "accountings, restapis, tokens, or GROUP/VERSION/PLURAL (VERSION/PLURAL for core).\n");
-}
-
-static const known *by_kind(const char *api_version, const char *kind)
-{
-    for (size_t i = 0; i < sizeof(known_resources) / sizeof(known_resources[0]); i++) {
-        const known *k = &known_resources[i];
-        char av[256];
-        if (*k->group)
-            snprintf(av, sizeof(av), "%s/%s", k->group, k->version);
-        else
-            snprintf(av, sizeof(av), "%s", k->version);
-        if (strcmp(k->kind, kind) == 0 && strcmp(av, api_version) == 0)
-            return k;
-    }
-    return NULL;
+               "RESOURCE: a known plural or kind (configmaps, leases, nodesets, Controller, ...)\n"
+               "or GROUP/VERSION/PLURAL (VERSION/PLURAL for the core group).\n");
 }
 
 int slinkyctl_cmd_kube(int argc, char **argv)
@@ -259,17 +215,16 @@ int slinkyctl_cmd_kube(int argc, char **argv)
                 const char *kind = slinky_doc_value_path_string(o, "kind", "");
                 const char *name = slinky_doc_value_path_string(o, "metadata.name", "");
                 const char *ons = slinky_doc_value_path_string(o, "metadata.namespace", ns);
-                const known *k = by_kind(av, kind);
-                if (k == NULL) {
+                slinky_kube_resource kr;
+                if (slinky_kube_resource_for_kind(&kr, av, kind) != 0) {
                     fprintf(stderr, "slinkyctl kube: document %zu: unknown kind %s %s\n", i, av, kind);
                     rc = 1;
                     break;
                 }
-                slinky_kube_resource kr = {k->group, k->version, k->plural, k->namespaced};
                 if (slinky_kube_patch(NULL, cl, &kr, ons, name, SLINKY_KUBE_PATCH_APPLY, o, &po) != 0)
                     rc = fail(name);
                 else
-                    printf("%s/%s serverside-applied\n", k->plural, name);
+                    printf("%s/%s serverside-applied\n", kr.resource, name);
             }
         }
         free(text);
