@@ -96,7 +96,7 @@ static void progress(const char *sink, size_t done, size_t total, const char *st
     if (!tp->tty)
         return;
     fprintf(stderr, "\r\033[K[%s] %zu/%zu %s", sink, done, total, step);
-    if (done == total)
+    if (!strcmp(step, "done") || !strcmp(step, "up to date")) /* the sink's last call */
         fputc('\n', stderr);
     fflush(stderr);
 }
