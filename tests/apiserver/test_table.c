@@ -94,6 +94,18 @@ static void test_base64(void **state)
     }
 }
 
+static void test_version_priority(void **state)
+{
+    (void)state;
+    static const char *const order[] = {"v2", "v1", "v11beta2", "v10beta3", "v3beta1",
+                                        "v12alpha1", "v11alpha2", "foo1", "foo10"};
+    for (size_t i = 0; i + 1 < sizeof(order) / sizeof(order[0]); i++) {
+        assert_true(as_version_priority_cmp(order[i], order[i + 1]) < 0);
+        assert_true(as_version_priority_cmp(order[i + 1], order[i]) > 0);
+    }
+    assert_int_equal(as_version_priority_cmp("v1", "v1"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -101,6 +113,7 @@ int main(void)
         cmocka_unit_test(test_jsonpath),
         cmocka_unit_test(test_routes),
         cmocka_unit_test(test_base64),
+        cmocka_unit_test(test_version_priority),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -289,6 +289,8 @@ int as_registry_apply_crd(as_server *s, const slinky_doc_value *crd);
 /** Check a CRD object before it is stored (names, versions, schema). */
 int as_registry_check_crd(as_causes *causes, const slinky_doc_value *crd);
 void as_registry_remove_crd(as_server *s, const slinky_doc_value *crd);
+/** <0 when version a is preferred to b (v2 > v1 > v1beta2 > v1beta1 > v1alpha1 > others). */
+int as_version_priority_cmp(const char *a, const char *b);
 /** Discovery documents; aggregated (apidiscovery v2/v2beta1) when `accept` asks for it. */
 int as_discovery(as_server *s, as_resp *resp, int kind, const char *group,
                  const char *version, const char *accept);

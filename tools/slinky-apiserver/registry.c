@@ -369,7 +369,44 @@ static bool group_served(as_server *s, const char *group, const char *version)
     return false;
 }
 
-/* versions of a group, preferred (storage of the first type) first */
+/* Kubernetes version priority: GA > beta > alpha, higher numbers first, then others by name */
+static void version_key(const char *v, int *kind, long *major, long *minor)
+{
+    char *end = NULL;
+    *kind = 0;
+    *major = *minor = 0;
+    if (v[0] != 'v' || v[1] < '0' || v[1] > '9')
+        return;
+    *major = strtol(v + 1, &end, 10);
+    if (!*end) {
+        *kind = 3;
+    } else if (!strncmp(end, "beta", 4) || !strncmp(end, "alpha", 5)) {
+        bool beta = end[0] == 'b';
+        char *e2 = NULL;
+        *minor = strtol(end + (beta ? 4 : 5), &e2, 10);
+        if (!*e2 && e2 != end + (beta ? 4 : 5))
+            *kind = beta ? 2 : 1;
+    }
+}
+
+int as_version_priority_cmp(const char *a, const char *b)
+{
+    int ka, kb;
+    long ma, mb, na, nb;
+    version_key(a, &ka, &ma, &na);
+    version_key(b, &kb, &mb, &nb);
+    if (ka != kb)
+        return kb - ka;
+    if (ka == 0)
+        return strcmp(a, b);
+    if (ma != mb)
+        return mb > ma ? 1 : -1;
+    if (na != nb)
+        return nb > na ? 1 : -1;
+    return 0;
+}
+
+/* served versions of a group, by Kubernetes version priority (preferred first) */
 static size_t group_versions(as_server *s, const char *group, const char **out, size_t max)
 {
     size_t n = 0;
@@ -387,6 +424,12 @@ static size_t group_versions(as_server *s, const char *group, const char **out, 
                 out[n++] = rt->versions[i].name;
         }
     }
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && as_version_priority_cmp(out[j - 1], out[j]) > 0; j--) {
+            const char *t = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = t;
+        }
     return n;
 }
 
