@@ -2,19 +2,25 @@
  * Looks first (`kanidm group get G`, `kanidm person get U`: exit 0 = exists;
  * a "gidnumber: N" line that differs from the ledger is a conflict), then
  * creates: group create + posix set --gidnumber, person create + posix set
- * --gidnumber, group add-members, person ssh add-publickey. */
+ * --gidnumber --shell, group add-members, person ssh add-publickey. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ledger_internal.h"
 
+static int kanidm8(slinky_ledger__run *run, char **out, char *a1, char *a2, char *a3, char *a4,
+                   char *a5, char *a6, char *a7, char *a8)
+{
+    char *argv[] = {(char *)(run->opts->kanidm ? run->opts->kanidm : "kanidm"), a1, a2, a3, a4,
+                    a5, a6, a7, a8, NULL};
+    return slinky_ledger__exec(out, argv);
+}
+
 static int kanidm(slinky_ledger__run *run, char **out, char *a1, char *a2, char *a3, char *a4,
                   char *a5, char *a6)
 {
-    char *argv[] = {(char *)(run->opts->kanidm ? run->opts->kanidm : "kanidm"), a1, a2, a3, a4,
-                    a5, a6, NULL};
-    return slinky_ledger__exec(out, argv);
+    return kanidm8(run, out, a1, a2, a3, a4, a5, a6, NULL, NULL);
 }
 
 static int must(int st, const char *what, const char *name)
@@ -89,7 +95,8 @@ int slinky_ledger__sink_kanidm(slinky_ledger__run *run)
                          NULL, NULL),
                   "person create", u->name);
         if (rc == 0)
-            rc = must(kanidm(run, NULL, "person", "posix", "set", u->name, "--gidnumber", idbuf),
+            rc = must(kanidm8(run, NULL, "person", "posix", "set", u->name, "--gidnumber", idbuf,
+                              "--shell", u->shell),
                       "person posix set", u->name);
     }
     /* memberships (add-members is idempotent in Kanidm) */

@@ -48,7 +48,7 @@ expect 0 "$ADD" alice --ssh-key-file "$D/ed25519.pub" --ssh-key-file "$D/rsa.pub
 grep -q '^alice:x:70000:70000:Alice A:/home/alice:/bin/bash$' "$W/root/etc/passwd" || die passwd
 grep -q '^dev:x:65536:alice$' "$W/root/etc/group" || die group
 [ "$(wc -l < "$W/root/etc/ssh/authorized_keys/alice")" = 2 ] || die keys
-grep -q "^person posix set alice --gidnumber 70000$" "$W/kanidm.log" || die "kanidm: $(cat "$W/kanidm.log")"
+grep -q "^person posix set alice --gidnumber 70000 --shell /bin/bash$" "$W/kanidm.log" || die "kanidm: $(cat "$W/kanidm.log")"
 grep -q "^person ssh add-publickey alice ed25519 ssh-ed25519 " "$W/kanidm.log" || die "kanidm keys"
 ok "user with 2 keys, a group and an account recorded (7 events) and applied to posix + kanidm"
 expect 0 "$ADD" alice --ssh-key-file "$D/ed25519.pub" --group dev --account research --apply posix --root "$W/root"
