@@ -153,6 +153,17 @@ static bool same_key(const char *a, const char *b)
     return la == lb && !strncmp(a, b, la);
 }
 
+/* Replay progress on a terminal (stderr), one line per sink. */
+static void progress(const char *sink, size_t done, size_t total, const char *step, void *p)
+{
+    if (!*(int *)p)
+        return;
+    fprintf(stderr, "\r\033[K[%s] %zu/%zu %s", sink, done, total, step);
+    if (!strcmp(step, "done") || !strcmp(step, "up to date"))
+        fputc('\n', stderr);
+    fflush(stderr);
+}
+
 typedef struct ctx {
     slinky_ledger *l;
     bool dry;
@@ -398,6 +409,9 @@ int main(int argc, char **argv)
         ro.kubeconfig = kubeconfig;
         ro.kube_namespace = kube_ns;
         ro.dry_run = dry;
+        int tty = isatty(2);
+        ro.progress = progress;
+        ro.payload = &tty;
         char *plan = NULL;
         if (slinky_ledger_replay(&plan, c.l, &ro) < 0) {
             rc = die("apply");
