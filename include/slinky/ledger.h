@@ -247,7 +247,10 @@ SLINKY_API slinky_status slinky_ledger_import(size_t *applied_out, slinky_ledger
 /**
  * Push refs/heads/main to the repository at `remote` (a path or file:// URL),
  * creating a bare repository there when none exists. Fast-forward only:
- * SLINKY_ECONFLICT when the remote has diverged.
+ * SLINKY_ECONFLICT when the remote has diverged. The missing commits, trees
+ * and blobs are copied object by object, oldest first, then the remote ref is
+ * moved with compare-and-swap (libgit2 1.5.1's remote layer leaks memory per
+ * remote, so it is not used); other transports are SLINKY_EUNSUPPORTED.
  */
 SLINKY_API slinky_status slinky_ledger_push(slinky_ledger *ledger, const char *remote);
 
