@@ -1,7 +1,11 @@
-# Ledger integration tests written as shell scripts (real slurmdbd/MariaDB, real sshd,
-# the project's API server + kubectl).
+# Ledger tests written as shell scripts over the tools: the command-line tools
+# (no daemons), and integration tests with real slurmdbd/MariaDB, real sshd,
+# and the project's API server + kubectl.
+if(NOT (TARGET slinkyctl AND TARGET slinky-user-add AND TARGET slinky-ledger-keys))
+  return()
+endif()
 set(_ledger_sh reprovision seamless_ssh)
-if(TARGET slinky-apiserver)
+if(TARGET slinky-apiserver AND "kube" IN_LIST SLINKY_ENABLED_MODULES)
   list(APPEND _ledger_sh kube)
 endif()
 foreach(t ${_ledger_sh})
@@ -10,6 +14,5 @@ foreach(t ${_ledger_sh})
     ENVIRONMENT "${SLINKY_TEST_ENV}")
 endforeach()
 
-# The command-line tools (no daemons).
 add_test(NAME ledger/cli COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli.sh)
 set_tests_properties(ledger/cli PROPERTIES LABELS unit TIMEOUT 300 ENVIRONMENT "${SLINKY_TEST_ENV}")
