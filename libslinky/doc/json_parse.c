@@ -15,6 +15,9 @@ typedef struct jctx {
     yajl_handle h;
     int rc;        /* our own error, already recorded */
     size_t err_at; /* offset of our error */
+    size_t end;    /* offset just past the top-level value, once complete */
+    size_t total;  /* input length, the end of a value completed by yajl_complete_parse */
+    int completing;
 } jctx;
 
 static int fail(jctx *c, int rc)
@@ -22,6 +25,16 @@ static int fail(jctx *c, int rc)
     c->rc = rc;
     c->err_at = yajl_get_bytes_consumed(c->h);
     return 0;
+}
+
+/* After a value was added: remember where the top-level value ended. yajl
+ * misses trailing garbage that is an unterminated string ("3 \"x"), so the
+ * rest of the input is checked against this offset at the end. */
+static int added(jctx *c)
+{
+    if (c->b.result && !c->end)
+        c->end = c->completing ? c->total : yajl_get_bytes_consumed(c->h);
+    return 1;
 }
 
 static int add_new(jctx *c, slinky_doc_value **out)
@@ -40,7 +53,7 @@ static int cb_null(void *ctx)
     if (!add_new(c, &v))
         return 0;
     int rc = slinky_doc__builder_add(&c->b, v);
-    return rc < 0 ? fail(c, rc) : 1;
+    return rc < 0 ? fail(c, rc) : added(c);
 }
 
 static int cb_boolean(void *ctx, int b)
@@ -52,7 +65,7 @@ static int cb_boolean(void *ctx, int b)
     v->type = SLINKY_DOC_BOOL;
     v->u.b = b != 0;
     int rc = slinky_doc__builder_add(&c->b, v);
-    return rc < 0 ? fail(c, rc) : 1;
+    return rc < 0 ? fail(c, rc) : added(c);
 }
 
 static int cb_number(void *ctx, const char *s, size_t len)
@@ -64,7 +77,7 @@ static int cb_number(void *ctx, const char *s, size_t len)
     int rc = slinky_doc__number_from_text(v, s, len);
     if (rc == 0)
         rc = slinky_doc__builder_add(&c->b, v);
-    return rc < 0 ? fail(c, rc) : 1;
+    return rc < 0 ? fail(c, rc) : added(c);
 }
 
 static int cb_string(void *ctx, const unsigned char *s, size_t len)
@@ -76,7 +89,7 @@ static int cb_string(void *ctx, const unsigned char *s, size_t len)
     int rc = slinky_doc__set_str(v, (const char *)s, len);
     if (rc == 0)
         rc = slinky_doc__builder_add(&c->b, v);
-    return rc < 0 ? fail(c, rc) : 1;
+    return rc < 0 ? fail(c, rc) : added(c);
 }
 
 static int open_container(jctx *c, int is_object)
@@ -122,7 +135,7 @@ static int cb_end(void *ctx)
     int rc = slinky_doc__builder_close(&c->b, &v);
     if (rc == 0)
         rc = slinky_doc__builder_add(&c->b, v);
-    return rc < 0 ? fail(c, rc) : 1;
+    return rc < 0 ? fail(c, rc) : added(c);
 }
 
 static const yajl_callbacks callbacks = {
@@ -294,6 +307,9 @@ slinky_status slinky_doc_parse_json(slinky_doc **out, const char *data, size_t l
     slinky_doc__builder_init(&c.b, doc);
     c.rc = 0;
     c.err_at = 0;
+    c.end = 0;
+    c.total = len - skip;
+    c.completing = 0;
     c.h = yajl_alloc(&callbacks, NULL, &c);
     if (!c.h) {
         slinky_doc__builder_dispose(&c.b);
@@ -309,6 +325,7 @@ slinky_status slinky_doc_parse_json(slinky_doc **out, const char *data, size_t l
     yajl_status st = yajl_parse(c.h, (const unsigned char *)data + skip, len - skip);
     int at_end = 0;
     if (st == yajl_status_ok) {
+        c.completing = 1;
         st = yajl_complete_parse(c.h);
         at_end = 1;
     }
@@ -352,6 +369,14 @@ slinky_status slinky_doc_parse_json(slinky_doc **out, const char *data, size_t l
         return rc;
     }
     yajl_free(c.h);
+    for (size_t i = skip + c.end; i < len; i++) {
+        char ch = data[i];
+        if (ch != ' ' && ch != '\t' && ch != '\n' && ch != '\r') {
+            slinky_doc__builder_dispose(&c.b);
+            slinky_doc_free(doc);
+            return parse_error_at(orig, origlen, i, "trailing garbage");
+        }
+    }
     *doc->root = *c.b.result;
     slinky_doc__builder_dispose(&c.b);
     *out = doc;

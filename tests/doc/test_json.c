@@ -120,6 +120,12 @@ static void test_reject(void **state)
     BAD("/* c */ 1");
     BAD("1 2");
     BAD("{} {}");
+    /* an unterminated string after the value: yajl alone lets these through */
+    BAD("3\"y0{en\\\"");
+    BAD("{} \"x");
+    BAD("[1] \"x");
+    BAD("\"a\" \"b");
+    BAD("true \"");
     BAD("\"\\ud800\"");
     BAD("\"\\udc00\"");
     BAD("\"\\ud800x\"");
