@@ -56,6 +56,39 @@ SLINKY_API void slinky_log_set_callback(slinky_log_cb cb, slinky_log_level max_l
 /** Static name of a log level ("error", "warning", ...). */
 SLINKY_API const char *slinky_log_level_name(slinky_log_level level);
 
+/* ------------------------------------------------------------------ */
+/* Base64 (RFC 4648), as Kubernetes Secrets, kubeconfig data and SSH  */
+/* keys use it                                                        */
+/* ------------------------------------------------------------------ */
+
+/** Flags for slinky_base64_encode() and slinky_base64_decode(). */
+enum slinky_base64_flags {
+    SLINKY_BASE64_DEFAULT = 0,
+    /** URL alphabet ("-_"); encode without padding. Decode always accepts both alphabets
+     *  unless STRICT is given. */
+    SLINKY_BASE64_URL = 1,
+    /** Decode only: the standard alphabet, no whitespace, padding to a multiple of 4. */
+    SLINKY_BASE64_STRICT = 2
+};
+
+/**
+ * Encode `len` bytes. *out (NUL terminated) is released with slinky_free().
+ * Thread safe. Errors: SLINKY_EINVALID (NULL arguments), SLINKY_ENOMEM.
+ */
+SLINKY_API slinky_status slinky_base64_encode(char **out, const void *data, size_t len,
+                                              unsigned flags);
+
+/**
+ * Decode text. Without SLINKY_BASE64_STRICT, ASCII whitespace is skipped,
+ * padding is optional and both alphabets are accepted. *out receives the
+ * bytes followed by a NUL (not counted in *len_out, which may be NULL) and
+ * is released with slinky_free(). Thread safe.
+ * Errors: SLINKY_EINVALID naming the offset of the first bad character, or a
+ * truncated input; SLINKY_ENOMEM.
+ */
+SLINKY_API slinky_status slinky_base64_decode(char **out, size_t *len_out, const char *text,
+                                              unsigned flags);
+
 SLINKY_END_DECLS
 
 #endif

@@ -244,57 +244,10 @@ double slinky_kube__rand01(void)
 
 /* ---------------------------------------------------------------- base64 */
 
-static int b64val(unsigned char c)
-{
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-        return c - '0' + 52;
-    if (c == '+' || c == '-')
-        return 62;
-    if (c == '/' || c == '_')
-        return 63;
-    return -1;
-}
-
 int slinky_kube__base64_decode(char **out, size_t *len_out, const char *in, const char *what)
 {
-    size_t n = strlen(in);
-    char *buf = slinky__malloc(n / 4 * 3 + 4);
-    if (buf == NULL)
-        return SLINKY_ENOMEM;
-    size_t o = 0;
-    unsigned acc = 0;
-    int bits = 0, pad = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)in[i];
-        if (ch == ' ' || ch == '\n' || ch == '\r' || ch == '\t')
-            continue;
-        if (ch == '=') {
-            pad++;
-            continue;
-        }
-        int v = b64val(ch);
-        if (v < 0 || pad) {
-            free(buf);
-            return slinky__error_set(SLINKY_EINVALID, "%s: invalid base64 at byte %zu", what, i);
-        }
-        acc = (acc << 6) | (unsigned)v;
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            buf[o++] = (char)((acc >> bits) & 0xff);
-        }
-    }
-    if (bits >= 6) {
-        free(buf);
-        return slinky__error_set(SLINKY_EINVALID, "%s: truncated base64", what);
-    }
-    buf[o] = '\0';
-    *out = buf;
-    if (len_out)
-        *len_out = o;
-    return 0;
+    int rc = slinky_base64_decode(out, len_out, in, SLINKY_BASE64_DEFAULT);
+    if (rc == SLINKY_EINVALID)
+        slinky__error_prefix("%s: ", what);
+    return rc;
 }

@@ -15,56 +15,6 @@ static const char *const key_types[] = {
     "ssh-dss",
 };
 
-static int b64val(unsigned char c)
-{
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-        return c - '0' + 52;
-    if (c == '+')
-        return 62;
-    if (c == '/')
-        return 63;
-    return -1;
-}
-
-/* Decode strict base64 (padding required to a multiple of 4). Returns length or -1. */
-static long b64decode(unsigned char *out, const char *in, size_t len)
-{
-    if (len == 0 || len % 4 != 0)
-        return -1;
-    long o = 0;
-    for (size_t i = 0; i < len; i += 4) {
-        int v[4];
-        int pad = 0;
-        for (int j = 0; j < 4; j++) {
-            unsigned char c = (unsigned char)in[i + j];
-            if (c == '=') {
-                if (i + 4 != len || j < 2)
-                    return -1;
-                pad++;
-                v[j] = 0;
-            } else {
-                if (pad)
-                    return -1;
-                v[j] = b64val(c);
-                if (v[j] < 0)
-                    return -1;
-            }
-        }
-        unsigned n = ((unsigned)v[0] << 18) | ((unsigned)v[1] << 12) | ((unsigned)v[2] << 6) |
-                     (unsigned)v[3];
-        out[o++] = (unsigned char)(n >> 16);
-        if (pad < 2)
-            out[o++] = (unsigned char)(n >> 8);
-        if (pad < 1)
-            out[o++] = (unsigned char)n;
-    }
-    return o;
-}
-
 static uint32_t get32(const unsigned char *p)
 {
     return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | p[3];
@@ -98,15 +48,20 @@ int slinky_ledger__ssh_key_check(const char *key)
     if (bl == 0)
         return slinky__error_set(SLINKY_EINVALID, "ssh key: no base64 key data after '%s'",
                                  key_types[ti]);
-    unsigned char *blob = slinky__malloc(bl);
-    if (!blob)
+    char *b64 = slinky__strndup(b, bl);
+    if (!b64)
         return SLINKY_ENOMEM;
-    long n = b64decode(blob, b, bl);
-    int rc = 0;
-    if (n < 0) {
-        rc = slinky__error_set(SLINKY_EINVALID, "ssh key: key data is not valid base64");
-        goto out;
+    unsigned char *blob = NULL;
+    size_t blen = 0;
+    int rc = slinky_base64_decode((char **)&blob, &blen, b64, SLINKY_BASE64_STRICT);
+    free(b64);
+    if (rc == SLINKY_ENOMEM)
+        return rc;
+    if (rc < 0 || blen == 0) {
+        free(blob);
+        return slinky__error_set(SLINKY_EINVALID, "ssh key: key data is not valid base64");
     }
+    long n = (long)blen;
     /* The blob is a sequence of uint32-length-prefixed strings; the first is the type. */
     size_t off = 0, count = 0;
     while (off < (size_t)n) {

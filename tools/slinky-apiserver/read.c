@@ -84,32 +84,11 @@ int as_do_get(hctx *h)
 /* LIST                                                               */
 /* ------------------------------------------------------------------ */
 
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
+/* continue tokens are URL-alphabet base64 */
 static char *b64_decode(const char *s)
 {
-    size_t n = strlen(s);
-    char *out = slinky__malloc(n + 1);
-    if (!out)
-        return NULL;
-    size_t o = 0;
-    unsigned v = 0;
-    int bits = 0;
-    for (size_t i = 0; i < n; i++) {
-        const char *p = strchr(b64, s[i]);
-        if (!p || !s[i]) {
-            free(out);
-            return NULL;
-        }
-        v = (v << 6) | (unsigned)(p - b64);
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out[o++] = (char)((v >> bits) & 0xff);
-        }
-    }
-    out[o] = '\0';
-    return out;
+    char *out = NULL;
+    return slinky_base64_decode(&out, NULL, s, 0) == 0 ? out : NULL;
 }
 
 typedef struct view_item {

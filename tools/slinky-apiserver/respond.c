@@ -268,31 +268,6 @@ bool as_query_bool(const as_req *req, const char *key)
 
 char *as_base64(const void *data, size_t len, bool url)
 {
-    static const char std[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    static const char web[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    const char *a = url ? web : std;
-    const unsigned char *p = data;
-    char *o = slinky__malloc(len / 3 * 4 + 8);
-    size_t j = 0;
-    if (!o)
-        return NULL;
-    for (size_t i = 0; i < len; i += 3) {
-        unsigned v = (unsigned)p[i] << 16;
-        if (i + 1 < len)
-            v |= (unsigned)p[i + 1] << 8;
-        if (i + 2 < len)
-            v |= p[i + 2];
-        o[j++] = a[(v >> 18) & 63];
-        o[j++] = a[(v >> 12) & 63];
-        if (i + 1 < len)
-            o[j++] = a[(v >> 6) & 63];
-        else if (!url)
-            o[j++] = '=';
-        if (i + 2 < len)
-            o[j++] = a[v & 63];
-        else if (!url)
-            o[j++] = '=';
-    }
-    o[j] = '\0';
-    return o;
+    char *o = NULL;
+    return slinky_base64_encode(&o, data, len, url ? SLINKY_BASE64_URL : 0) == 0 ? o : NULL;
 }

@@ -10,43 +10,6 @@
 
 static const slinky_kube_resource res_secrets = {"", "v1", "secrets", true};
 
-static int b64val(int c)
-{
-    if (c >= 'A' && c <= 'Z')
-        return c - 'A';
-    if (c >= 'a' && c <= 'z')
-        return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-        return c - '0' + 52;
-    if (c == '+')
-        return 62;
-    if (c == '/')
-        return 63;
-    return -1;
-}
-
-/* Decode standard base64 (whitespace ignored). Returns length or -1. */
-static long b64decode(unsigned char *out, const char *in)
-{
-    long n = 0;
-    unsigned acc = 0;
-    int bits = 0;
-    for (; *in; in++) {
-        if (*in == '=' || *in == '\n' || *in == '\r' || *in == ' ')
-            continue;
-        int v = b64val((unsigned char)*in);
-        if (v < 0)
-            return -1;
-        acc = (acc << 6) | (unsigned)v;
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out[n++] = (unsigned char)((acc >> bits) & 0xff);
-        }
-    }
-    return n;
-}
-
 /* Write Secret ns/ref.name [ref.key] to path (0600, atomically). */
 static slinky_status write_secret_key(char *msg, size_t msglen, op_state *st, const char *ns,
                                       const slinky_doc_value *ref, const char *field,
@@ -71,9 +34,10 @@ static slinky_status write_secret_key(char *msg, size_t msglen, op_state *st, co
     const char *plain = slinky_doc_value_get_string(slinky_doc_value_get(sdata, key));
     unsigned char *bytes = NULL;
     long len = -1;
+    size_t blen = 0;
     if (b64) {
-        bytes = malloc(strlen(b64) + 1);
-        len = bytes ? b64decode(bytes, b64) : -1;
+        if (slinky_base64_decode((char **)&bytes, &blen, b64, 0) == 0)
+            len = (long)blen;
     } else if (plain) {
         bytes = (unsigned char *)strdup(plain);
         len = bytes ? (long)strlen(plain) : -1;

@@ -13,29 +13,13 @@
 
 static const slinky_kube_resource secrets = {"", "v1", "secrets", true};
 
-static void b64(slinky__buf *out, const char *s, size_t n)
-{
-    static const char t[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    const unsigned char *p = (const unsigned char *)s;
-    for (size_t i = 0; i < n; i += 3) {
-        unsigned v = (unsigned)p[i] << 16;
-        if (i + 1 < n)
-            v |= (unsigned)p[i + 1] << 8;
-        if (i + 2 < n)
-            v |= p[i + 2];
-        char q[4] = {t[(v >> 18) & 63], t[(v >> 12) & 63], i + 1 < n ? t[(v >> 6) & 63] : '=',
-                     i + 2 < n ? t[v & 63] : '='};
-        slinky__buf_put(out, q, 4);
-    }
-}
-
 static int put_data(slinky_doc_value *data, const char *key, slinky__buf *text)
 {
-    slinky__buf e = SLINKY__BUF_INIT;
-    slinky__buf_puts(&e, "");
-    b64(&e, text->data ? text->data : "", text->len);
-    int rc = e.failed ? slinky__error_oom() : slinky_doc_value_object_set_string(data, key, e.data);
-    slinky__buf_dispose(&e);
+    char *e = NULL;
+    int rc = slinky_base64_encode(&e, text->data ? text->data : "", text->len, 0);
+    if (rc == 0)
+        rc = slinky_doc_value_object_set_string(data, key, e);
+    free(e);
     return rc;
 }
 
