@@ -79,6 +79,9 @@ expect 0 "$CTL" ledger apply '{"kind":"user-add","name":"carol"}'
 expect 0 "$CTL" ledger push "$W/remote.git"
 expect 0 "$CTL" ledger --ledger "$W/clone.git" pull "file://$W/remote.git"
 expect 0 "$CTL" ledger --ledger "$W/clone.git" show user carol
+# copy.git's imported history may equal the original commit for commit (same
+# second), so give it an event of its own: now the histories really diverge
+expect 0 "$CTL" ledger --ledger "$W/copy.git" apply '{"kind":"user-add","name":"dave"}'
 expect 3 "$CTL" ledger --ledger "$W/copy.git" pull "file://$W/remote.git"
 grep -q "diverged" <<<"$out" || die "$out"
 expect 0 "$CTL" ledger replay --root "$W/root" --dry-run; grep -q "posix: add etc/passwd carol" <<<"$out" || die "$out"
