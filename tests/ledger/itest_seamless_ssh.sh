@@ -22,14 +22,26 @@ die() { echo "FAIL - $*" >&2; [ -f "$W/sshd.log" ] && tail -20 "$W/sshd.log" >&2
 stop_sshd() {
   if [ -n "$SSHD_PID" ]; then kill "$SSHD_PID" 2>/dev/null || true; wait "$SSHD_PID" 2>/dev/null || true; SSHD_PID=; fi
 }
-cleanup() { stop_sshd; userdel "$U" >/dev/null 2>&1 || true; rm -rf "$W"; }
+SAFE=
+cleanup() { stop_sshd; userdel "$U" >/dev/null 2>&1 || true; rm -rf "$W"; [ -z "$SAFE" ] || rm -rf "$SAFE"; }
 trap cleanup EXIT
 [ -x /usr/sbin/sshd ] || die "openssh-server is not installed"
 mkdir -p /run/sshd
 # sshd refuses an AuthorizedKeysCommand below a group/world-writable directory
-p=$KEYS; while p=$(dirname "$p"); [ "$p" != / ]; do
-  [ $(( 0$(stat -c %a "$p") & 022 )) = 0 ] || die "$p is group/world writable: sshd would refuse $KEYS"
-done
+# (a build under /tmp is): run a copy from a root-owned 0755 folder, as an
+# installed one would be (the tool is linked statically)
+writable_parent() {
+  local p=$1
+  while p=$(dirname "$p"); [ "$p" != / ]; do
+    [ $(( 0$(stat -c %a "$p") & 022 )) = 0 ] || return 0
+  done
+  return 1
+}
+if writable_parent "$KEYS"; then
+  SAFE=$(mktemp -d /run/slinky-keys.XXXXXX); chmod 755 "$SAFE"
+  cp "$KEYS" "$SAFE/"; KEYS=$SAFE/$(basename "$KEYS")
+  ! writable_parent "$KEYS" || die "no safe folder for the AuthorizedKeysCommand ($KEYS)"
+fi
 
 "$CTL" ledger --ledger "$L" init --cluster ssh >/dev/null
 ssh-keygen -q -t ed25519 -N '' -C "$U@test" -f "$W/id"
