@@ -199,8 +199,8 @@ int main(int argc, char **argv)
     const char *actor = NULL, *kubeconfig = NULL, *kube_ns = NULL;
     unsigned long uid = 0;
     bool dry = false;
-    const char **groups = calloc((size_t)argc + 1, sizeof(char *));
-    const char **keyfiles = calloc((size_t)argc + 1, sizeof(char *));
+    /* on the stack: the early exits below need not free them (argc is small) */
+    const char *groups[argc + 1], *keyfiles[argc + 1];
     size_t ngroups = 0, nkeyfiles = 0;
     static const struct option lo[] = {
         {"ssh-key-file", 1, 0, 'k'}, {"uid", 1, 0, 'u'},        {"group", 1, 0, 'g'},
@@ -427,8 +427,6 @@ out:
         free(keys[i].key);
     }
     free(keys);
-    free(groups);
-    free(keyfiles);
     slinky_global_shutdown();
     return rc;
 }
