@@ -229,6 +229,14 @@ typedef struct as_resp {
     char *retry_after; /* Retry-After header value or NULL */
     char *warning;     /* Warning header value or NULL */
     as_watch *watch;   /* when set: stream this watch instead of body */
+    /*
+     * A JSON list streamed without building it: when `list` is set the body
+     * is `body` (the envelope up to "items":[) + the stored JSON of items[]
+     * joined by ',' + "]}". items hold references (as_resp_items_release).
+     */
+    bool list;
+    as_obj **items;
+    size_t n_items;
     const as_fault *fault; /* body-level fault (tiny chunks / drop) */
     unsigned fault_chunk;
     bool fault_drop;
@@ -243,6 +251,12 @@ int as_resp_status(as_resp *resp, int code, const char *reason, const char *mess
                    const char *details_json);
 int as_resp_json(as_resp *resp, int code, const char *json, size_t len);
 int as_resp_doc(as_resp *resp, int code, const slinky_doc_value *v);
+/** Bytes of a streamed list body (envelope, items, separators, closing). */
+size_t as_resp_list_size(const as_resp *resp);
+/** Append a streamed list's items and closing to body (no longer streamed). */
+int as_resp_list_flatten(as_resp *resp);
+/** Drop a streamed list's item references (safe when there are none). */
+void as_resp_items_release(as_resp *resp);
 /** Base64 (standard with padding, or URL-safe without); malloc'd. */
 char *as_base64(const void *data, size_t len, bool url);
 /** Append a JSON string literal (quoted, escaped). */

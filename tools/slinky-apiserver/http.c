@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #define MAX_BODY (64u * 1024u * 1024u)
+/* bytes of a streamed LIST body produced per call (libmicrohttpd's buffer) */
+#define LIST_BLOCK (256u * 1024u)
 
 typedef struct conn_state {
     slinky__buf body;
@@ -128,6 +130,83 @@ static void body_free(void *cls)
     free(b);
 }
 
+/* A LIST body streamed from the stored objects' JSON (as_resp.list). */
+typedef struct list_stream {
+    char *head; /* envelope up to "items":[ */
+    size_t head_len;
+    as_obj **items; /* references */
+    size_t n;
+    size_t seg; /* 0 head, 2i+1 separator before item i, 2i+2 item i, 2n+1 closing */
+    size_t off; /* offset in seg */
+    uint64_t pos; /* bytes produced so far */
+} list_stream;
+
+static const char *list_seg(const list_stream *ls, size_t seg, size_t *len)
+{
+    if (seg == 0) {
+        *len = ls->head_len;
+        return ls->head;
+    }
+    if (seg == 2 * ls->n + 1) {
+        *len = 2;
+        return "]}";
+    }
+    if (seg % 2) {
+        *len = seg > 1;
+        return ",";
+    }
+    const as_obj *o = ls->items[seg / 2 - 1];
+    *len = o->json_len;
+    return o->json;
+}
+
+/* Copy up to max bytes from the cursor into buf (NULL: skip); returns the count. */
+static size_t list_copy(list_stream *ls, char *buf, size_t max)
+{
+    size_t done = 0;
+    while (done < max && ls->seg <= 2 * ls->n + 1) {
+        size_t len;
+        const char *p = list_seg(ls, ls->seg, &len);
+        size_t k = len - ls->off;
+        if (k > max - done)
+            k = max - done;
+        if (buf)
+            memcpy(buf + done, p + ls->off, k);
+        done += k;
+        ls->off += k;
+        if (ls->off == len) {
+            ls->seg++;
+            ls->off = 0;
+        }
+    }
+    ls->pos += done;
+    return done;
+}
+
+static ssize_t list_reader(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    list_stream *ls = cls;
+    if (pos != ls->pos) { /* libmicrohttpd reads sequentially; seek anyway */
+        ls->seg = ls->off = 0;
+        ls->pos = 0;
+        while (ls->pos < pos)
+            if (list_copy(ls, NULL, (size_t)(pos - ls->pos)) == 0)
+                break;
+    }
+    size_t n = list_copy(ls, buf, max);
+    return n ? (ssize_t)n : MHD_CONTENT_READER_END_OF_STREAM;
+}
+
+static void list_free(void *cls)
+{
+    list_stream *ls = cls;
+    for (size_t i = 0; i < ls->n; i++)
+        as_obj_unref(ls->items[i]);
+    free(ls->items);
+    free(ls->head);
+    free(ls);
+}
+
 typedef struct watch_stream {
     as_watch *w;
     unsigned chunk;
@@ -162,7 +241,30 @@ static void watch_free(void *cls)
 static enum MHD_Result send_resp(struct MHD_Connection *c, as_resp *resp)
 {
     struct MHD_Response *r;
-    if (resp->watch) {
+    if (resp->list && (resp->fault_chunk || resp->fault_drop) && as_resp_list_flatten(resp) != 0)
+        return MHD_NO;
+    if (resp->list) {
+        list_stream *ls = slinky__calloc(1, sizeof(*ls));
+        if (!ls)
+            return MHD_NO;
+        uint64_t total = as_resp_list_size(resp);
+        ls->head = slinky__buf_detach(&resp->body, &ls->head_len);
+        ls->items = resp->items;
+        ls->n = resp->n_items;
+        resp->items = NULL;
+        resp->n_items = 0;
+        resp->list = false;
+        if (!ls->head) {
+            list_free(ls);
+            return MHD_NO;
+        }
+        r = MHD_create_response_from_callback(total, LIST_BLOCK, list_reader, ls, list_free);
+        if (!r) {
+            list_free(ls);
+            return MHD_NO;
+        }
+        add_headers(r, resp);
+    } else if (resp->watch) {
         watch_stream *ws = slinky__calloc(1, sizeof(*ws));
         if (!ws) {
             as_watch_free(resp->watch);
@@ -220,6 +322,7 @@ static enum MHD_Result send_resp(struct MHD_Connection *c, as_resp *resp)
 static void resp_dispose(as_resp *resp)
 {
     slinky__buf_dispose(&resp->body);
+    as_resp_items_release(resp);
     free(resp->retry_after);
     free(resp->warning);
     as_watch_free(resp->watch);

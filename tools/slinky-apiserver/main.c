@@ -150,6 +150,7 @@ static int post_object(as_server *s, const char *path, const slinky_doc_value *o
         fprintf(stderr, "slinky-apiserver: POST %s: %d %s\n", path, code,
                 resp.body.data ? resp.body.data : "");
     slinky__buf_dispose(&resp.body);
+    as_resp_items_release(&resp);
     free(resp.warning);
     slinky_free(json);
     return code == 201 || code == 409 ? 0 : -1;

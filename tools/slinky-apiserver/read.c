@@ -254,22 +254,26 @@ int as_do_list(hctx *h)
     resp->content_type = "application/json";
     if (as_wants_table(h->req)) {
         as_table_render(&resp->body, s, h->rt, h->ver->name, sel, ns_count, meta);
-    } else {
+    } else if (sel) {
+        /*
+         * The envelope now; the items are streamed from their stored JSON
+         * when the response is sent (http.c), after the lock is dropped: no
+         * copy of the whole list, and writers wait only for the references.
+         */
         slinky__buf *b = &resp->body;
-        size_t total = 256;
-        for (size_t i = 0; i < ns_count; i++)
-            total += sel[i]->json_len + 1;
-        slinky__buf_grow(b, total);
         slinky__buf_printf(b, "{\"kind\":\"%s\",\"apiVersion\":\"", h->rt->list_kind);
         if (*h->rt->group)
             slinky__buf_printf(b, "%s/", h->rt->group);
         slinky__buf_printf(b, "%s\",\"metadata\":%s,\"items\":[", h->ver->name, meta);
-        for (size_t i = 0; i < ns_count; i++) {
-            if (i)
-                slinky__buf_putc(b, ',');
-            slinky__buf_put(b, sel[i]->json, sel[i]->json_len);
-        }
-        slinky__buf_puts(b, "]}");
+        as_resp_items_release(resp);
+        for (size_t i = 0; i < ns_count; i++)
+            as_obj_ref(sel[i]);
+        resp->items = sel;
+        resp->n_items = ns_count;
+        resp->list = true;
+        sel = NULL;
+    } else {
+        as_resp_status(resp, 500, "InternalError", "out of memory", NULL);
     }
     free(sel);
     free(view);

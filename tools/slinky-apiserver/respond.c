@@ -59,6 +59,41 @@ int as_resp_json(as_resp *resp, int code, const char *json, size_t len)
     return 0;
 }
 
+size_t as_resp_list_size(const as_resp *resp)
+{
+    size_t total = resp->body.len + 2 + (resp->n_items ? resp->n_items - 1 : 0);
+    for (size_t i = 0; i < resp->n_items; i++)
+        total += resp->items[i]->json_len;
+    return total;
+}
+
+int as_resp_list_flatten(as_resp *resp)
+{
+    if (!resp->list)
+        return 0;
+    slinky__buf *b = &resp->body;
+    int rc = slinky__buf_grow(b, as_resp_list_size(resp) - b->len + 1);
+    for (size_t i = 0; !rc && i < resp->n_items; i++) {
+        if (i)
+            slinky__buf_putc(b, ',');
+        slinky__buf_put(b, resp->items[i]->json, resp->items[i]->json_len);
+    }
+    if (!rc)
+        rc = slinky__buf_puts(b, "]}");
+    as_resp_items_release(resp);
+    return rc;
+}
+
+void as_resp_items_release(as_resp *resp)
+{
+    for (size_t i = 0; i < resp->n_items; i++)
+        as_obj_unref(resp->items[i]);
+    free(resp->items);
+    resp->items = NULL;
+    resp->n_items = 0;
+    resp->list = false;
+}
+
 int as_resp_doc(as_resp *resp, int code, const slinky_doc_value *v)
 {
     char *json = NULL;
