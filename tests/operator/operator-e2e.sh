@@ -111,4 +111,21 @@ sleep 2 # no reconcile storm from our own status writes
 [ "$(grep -c 'slurm.conf applied' "$W/op5.log")" = "$n" ] || fail "reconcile loop"
 kill -TERM "$oppid"; wait "$oppid" || fail "operator exit status $?"; oppid=
 pass "watching operator applied a change on its own and stopped on SIGTERM"
-echo "5 passed, 0 failed"
+
+# 6. two replicas with leader election: one works; when it dies the other takes over
+holder() { kc -n slurm get lease slinky-operator -o 'jsonpath={.spec.holderIdentity}' 2>/dev/null; }
+OP_EXEC=exec op --leader-elect --lease-duration 3 >"$W/op6a.log" 2>&1 & a=$!
+for _ in $(seq 100); do case "$(holder)" in *_$a) break ;; esac; sleep 0.1; done
+case "$(holder)" in *_$a) ;; *) fail "first replica did not take the lease: '$(holder)'" ;; esac
+OP_EXEC=exec op --leader-elect --lease-duration 3 >"$W/op6b.log" 2>&1 & oppid=$!
+sleep 2
+grep -q 'leading; starting the workers' "$W/op6a.log" || fail "replica A not leading"
+grep -q 'leading; starting the workers' "$W/op6b.log" && fail "two leaders at once"
+kill -KILL "$a"; wait "$a" 2>/dev/null || true   # a crash: the lease is not released
+patch_extra 'MinJobAge=9\nAccountingStorageEnforce=associations,limits,qos\n'
+for _ in $(seq 150); do scontrol show config | grep -q 'MinJobAge *= 9 sec' && break; sleep 0.2; done
+scontrol show config | grep -q 'MinJobAge *= 9 sec' || fail "the standby replica did not take over"
+case "$(holder)" in *_$oppid) ;; *) fail "lease holder '$(holder)' is not replica B" ;; esac
+kill -TERM "$oppid"; wait "$oppid" || fail "replica B exit status $?"; oppid=
+pass "leader election: one active replica, the standby took over after the leader was killed"
+echo "6 passed, 0 failed"

@@ -44,7 +44,11 @@ static void usage(FILE *f)
             "  --restart-command CMD    run by /bin/sh for restart classes; env\n"
             "                           SLINKY_CHANGE_CLASS and SLURM_CONF are set\n"
             "  --no-validate            skip the real-Slurm validation (static checks stay)\n"
-            "  --once                   reconcile what exists, then exit\n");
+            "  --once                   reconcile what exists, then exit\n"
+            "  --leader-elect           run only while holding the Lease slinky-operator in the\n"
+            "                           namespace (several replicas: one works, the others wait;\n"
+            "                           losing the lease stops this one)\n"
+            "  --lease-duration SECONDS lease duration (default 15; renew deadline 2/3 of it)\n");
 }
 
 static unsigned parse_version(const char *s)
@@ -120,6 +124,27 @@ static void on_acct_update(const slinky_doc_value *o, const slinky_doc_value *n,
     enqueue_all(payload);
 }
 
+static slinky_kube_controller *g_ctl;
+
+static void on_started_leading(void *payload)
+{
+    op_state *st = payload;
+    fprintf(stderr, "slinky-operator: leading; starting the workers\n");
+    if (slinky_kube_controller_new(&g_ctl, st->queue, 1, op_reconcile, st) < 0 ||
+        slinky_kube_controller_start(g_ctl) < 0) {
+        fprintf(stderr, "slinky-operator: controller: %s\n", slinky_error_last()->message);
+        g_stop = 1;
+    }
+}
+
+static void on_stopped_leading(void *payload)
+{
+    (void)payload;
+    fprintf(stderr, "slinky-operator: lost the lease; stopping\n");
+    g_stop = 1;
+    kill(getpid(), SIGTERM); /* wake pause() */
+}
+
 static int fail(const char *what)
 {
     fprintf(stderr, "slinky-operator: %s: %s\n", what, slinky_error_last()->message);
@@ -135,7 +160,8 @@ int main(int argc, char **argv)
     st.o.validate = true;
     st.o.field_manager = "slinky-operator";
     const char *kubeconfig = NULL;
-    bool once = false;
+    bool once = false, leader_elect = false;
+    long lease_s = 15;
 
     static const struct option longopts[] = {
         {"kubeconfig", required_argument, 0, 'k'},  {"namespace", required_argument, 0, 'n'},
@@ -144,6 +170,7 @@ int main(int argc, char **argv)
         {"dbd-port", required_argument, 0, 'b'},    {"munge-socket", required_argument, 0, 'm'},
         {"restart-command", required_argument, 0, 'r'}, {"no-validate", no_argument, 0, 'N'},
         {"once", no_argument, 0, 'o'},              {"help", no_argument, 0, 'h'},
+        {"leader-elect", no_argument, 0, 'L'},      {"lease-duration", required_argument, 0, 'D'},
         {0, 0, 0, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "k:n:d:h", longopts, NULL)) != -1) {
@@ -159,6 +186,8 @@ int main(int argc, char **argv)
         case 'r': st.o.restart_cmd = optarg; break;
         case 'N': st.o.validate = false; break;
         case 'o': once = true; break;
+        case 'L': leader_elect = true; break;
+        case 'D': lease_s = atol(optarg); break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -229,15 +258,42 @@ int main(int argc, char **argv)
         if (st.rejected)
             rc = 1;
     } else {
-        slinky_kube_controller *ctl = NULL;
-        if (slinky_kube_controller_new(&ctl, st.queue, 1, op_reconcile, &st) < 0 ||
-            slinky_kube_controller_start(ctl) < 0)
-            return fail("controller");
+        slinky_kube_leader *le = NULL;
+        if (leader_elect) {
+            char identity[300], host[256] = "localhost";
+            gethostname(host, sizeof(host) - 1);
+            snprintf(identity, sizeof(identity), "%s_%ld", host, (long)getpid());
+            slinky_kube_leader_options lo;
+            slinky_kube_leader_options_init(&lo, SLINKY_KUBE_LEADER_OPTIONS_VERSION);
+            lo.lease_namespace = st.o.namespace_;
+            lo.lease_name = "slinky-operator";
+            lo.identity = identity;
+            lo.lease_duration_ms = lease_s * 1000;
+            lo.renew_deadline_ms = lease_s * 1000 * 2 / 3;
+            lo.retry_period_ms = lease_s * 1000 / 7 > 200 ? lease_s * 1000 / 7 : 200;
+            lo.on_started_leading = on_started_leading;
+            lo.on_stopped_leading = on_stopped_leading;
+            lo.payload = &st;
+            lo.release_on_stop = true;
+            if (slinky_kube_leader_new(&le, st.client, &lo) < 0 || slinky_kube_leader_start(le) < 0)
+                return fail("leader election");
+            fprintf(stderr, "slinky-operator: waiting for the lease %s/slinky-operator as %s\n",
+                    st.o.namespace_, identity);
+        } else {
+            on_started_leading(&st);
+        }
         while (!g_stop)
             pause();
         fprintf(stderr, "slinky-operator: stopping\n");
-        slinky_kube_controller_stop(ctl);
-        slinky_kube_controller_free(ctl);
+        if (g_ctl) {
+            slinky_kube_controller_stop(g_ctl);
+            slinky_kube_controller_free(g_ctl);
+            g_ctl = NULL;
+        }
+        if (le) {
+            slinky_kube_leader_stop(le);
+            slinky_kube_leader_free(le);
+        }
     }
     slinky_kube_workqueue_shutdown(st.queue);
     slinky_kube_informer_free(st.controllers);
