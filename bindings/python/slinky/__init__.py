@@ -23,10 +23,12 @@ Error.message = property(_error_message)
 
 _nat.slinky_global_init()
 
-# Pythonic layers, one file per module (each defines __all__).
+# Pythonic layers, one file per module. The document functions and the
+# classes are also at the top level (slinky.loads_yaml, slinky.Client,
+# slinky.Ledger, slinky.JailSpec); the function-style modules keep their own
+# namespace, since their names overlap: slinky.model.validate, slinky.conf.check.
 from .doc import *  # noqa: E402,F401,F403
 from .kube import *  # noqa: E402,F401,F403
-from .model import *  # noqa: E402,F401,F403
-from .conf import *  # noqa: E402,F401,F403
 from .ledger import *  # noqa: E402,F401,F403
 from .jail import *  # noqa: E402,F401,F403
+from . import doc, kube, model, conf, ledger, jail  # noqa: E402,F401
