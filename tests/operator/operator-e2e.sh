@@ -128,4 +128,22 @@ scontrol show config | grep -q 'MinJobAge *= 9 sec' || fail "the standby replica
 case "$(holder)" in *_$oppid) ;; *) fail "lease holder '$(holder)' is not replica B" ;; esac
 kill -TERM "$oppid"; wait "$oppid" || fail "replica B exit status $?"; oppid=
 pass "leader election: one active replica, the standby took over after the leader was killed"
-echo "6 passed, 0 failed"
+
+# 7. the Python scripter's view of the same cluster (examples/python/cluster_report.py)
+if [ -d "$build/bindings/python/slinky" ]; then
+  PYTHONPATH=$build/bindings/python /usr/bin/python3 "$src/examples/python/cluster_report.py" \
+    -n slurm >"$W/report.txt" 2>&1 || fail "cluster_report.py: $(cat "$W/report.txt")"
+  grep -q '^Controller slurm/demo: valid' "$W/report.txt" &&
+    grep -q 'ConfigApplied=True' "$W/report.txt" &&
+    grep -q 'ClusterName=demo' "$W/report.txt" &&
+    grep -q 'NodeSet demo-cpu: desired=1 ready=1 idle=1' "$W/report.txt" ||
+    fail "report: $(cat "$W/report.txt")"
+  patch_extra 'MinJobAge=9\nNoSuchKey=1\n'
+  if PYTHONPATH=$build/bindings/python /usr/bin/python3 "$src/examples/python/cluster_report.py" \
+      -n slurm >"$W/report2.txt" 2>&1; then fail "report accepted a bad extraConf"; fi
+  grep -q "line 2:1: error: .*NoSuchKey" "$W/report2.txt" || fail "report2: $(cat "$W/report2.txt")"
+  pass "examples/python/cluster_report.py reports the cluster and a bad extraConf line"
+  echo "7 passed, 0 failed"
+else
+  echo "6 passed, 0 failed (Python bindings not built: report skipped)"
+fi
