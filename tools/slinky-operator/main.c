@@ -198,6 +198,7 @@ int main(int argc, char **argv)
     }
     if (slinky_global_init() < 0)
         return fail("init");
+    srand((unsigned)time(NULL) ^ ((unsigned)getpid() << 16)); /* Event name suffixes */
 
     slinky_kube_config *cfg = NULL;
     slinky_kube_config_options co;

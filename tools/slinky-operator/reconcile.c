@@ -297,6 +297,10 @@ slinky_kube_result op_reconcile(long *requeue_after_ms, const char *key, void *p
         goto error;
     size_t nn = slinky_doc_value_size(slinky_doc_root(nodesets));
     ns_vals = calloc(nn ? nn : 1, sizeof(*ns_vals));
+    if (!ns_vals) {
+        snprintf(msg, sizeof(msg), "out of memory");
+        goto error_msg;
+    }
     for (size_t i = 0; i < nn; i++)
         ns_vals[i] = slinky_doc_value_at(slinky_doc_root(nodesets), i);
     const char *acct = slinky_doc_value_path_string(ctl, "spec.accountingRef.name", NULL);
