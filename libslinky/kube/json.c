@@ -2,12 +2,16 @@
  * kube: a strict RFC 8259 JSON reader that builds slinky_doc values
  * directly (the hot path of list and watch decoding). One complete value
  * per call; UTF-8 is validated, \u escapes (with surrogate pairs) decoded,
- * lone surrogates rejected, nesting limited to 1000.
+ * lone surrogates rejected, nesting limited to 1000. Values are made with
+ * the doc module's shared internals (doc/doc_internal.h): members and items
+ * wait on a scratch stack while their container is open and are stored in
+ * one exact-size arena array when it closes.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/doc_internal.h"
 #include "json.h"
 
 #define MAX_DEPTH 1000
@@ -16,6 +20,8 @@ typedef struct jp {
     const char *p, *end, *start;
     char *tmp; /* scratch for unescaped strings and keys */
     size_t tmp_cap;
+    slinky_kube__json_ent *ents; /* members/items of the open containers */
+    size_t n_ents, cap_ents;
     int err;
     bool trunc; /* the error may only mean that the input stopped early */
     bool plain; /* the last string had no escapes (so no NUL) */
@@ -312,17 +318,40 @@ static int literal(jp *j, const char *word, size_t n)
 
 static int parse_value(jp *j, slinky_doc_value *v, int depth);
 
+static int push_ent(jp *j, const char *key, size_t keylen, slinky_doc_value *v)
+{
+    if (j->n_ents == j->cap_ents) {
+        size_t cap = j->cap_ents ? j->cap_ents * 2 : 256;
+        slinky_kube__json_ent *e = slinky__realloc(j->ents, cap * sizeof(*e));
+        if (e == NULL)
+            return j->err = SLINKY_ENOMEM;
+        j->ents = e;
+        j->cap_ents = cap;
+    }
+    slinky_kube__json_ent *e = &j->ents[j->n_ents++];
+    e->key = key;
+    e->keylen = keylen;
+    e->value = v;
+    return 0;
+}
+
+/*
+ * Members and items are collected on j->ents while their container is open
+ * and stored in one exact-size array when it closes (no growing, no
+ * per-member API call). A repeated key keeps its first position and takes
+ * the last value, as slinky_doc_value_object_put would.
+ */
 static int parse_object(jp *j, slinky_doc_value *v, int depth)
 {
     j->p++; /* { */
     if (v && slinky_doc_value_set_object(v) != 0)
         return j->err = slinky_error_last()->code;
+    size_t base = j->n_ents;
     ws(j);
     if (j->p < j->end && *j->p == '}') {
         j->p++;
         return 0;
     }
-    char kbuf[128];
     for (;;) {
         ws(j);
         if (j->p >= j->end || *j->p != '"')
@@ -333,19 +362,23 @@ static int parse_object(jp *j, slinky_doc_value *v, int depth)
             return j->err;
         slinky_doc_value *child = NULL;
         if (v) {
-            char *key = kbuf;
-            if (kn >= sizeof(kbuf) && (key = slinky__strndup(k, kn)) == NULL)
+            if (!j->plain && memchr(k, '\0', kn))
+                return jerr(j, "object key contains a NUL");
+            size_t e = base;
+            while (e < j->n_ents && (j->ents[e].keylen != kn || memcmp(j->ents[e].key, k, kn) != 0))
+                e++;
+            child = slinky_doc__value_new(v->doc);
+            if (child == NULL)
                 return j->err = SLINKY_ENOMEM;
-            if (key == kbuf) {
-                memcpy(kbuf, k, kn);
-                kbuf[kn] = '\0';
+            if (e < j->n_ents) {
+                j->ents[e].value = child;
+            } else {
+                const char *key = slinky_doc__strdup(v->doc, k, kn);
+                if (key == NULL)
+                    return j->err = SLINKY_ENOMEM;
+                if (push_ent(j, key, kn, child) != 0)
+                    return j->err;
             }
-            int err = (!j->plain && memchr(k, '\0', kn)) ? jerr(j, "object key contains a NUL")
-                                                         : slinky_doc_value_object_put(&child, v, key);
-            if (key != kbuf)
-                free(key);
-            if (err)
-                return j->err = err;
         }
         ws(j);
         if (j->p >= j->end || *j->p != ':')
@@ -360,10 +393,27 @@ static int parse_object(jp *j, slinky_doc_value *v, int depth)
         }
         if (j->p < j->end && *j->p == '}') {
             j->p++;
-            return 0;
+            break;
         }
         return jerr(j, "',' or '}' expected");
     }
+    if (v) {
+        size_t n = j->n_ents - base;
+        if (n >= UINT32_MAX)
+            return jerr(j, "object too large");
+        slinky_doc__member *m = slinky_doc__alloc(v->doc, n * sizeof(*m));
+        if (m == NULL)
+            return j->err = SLINKY_ENOMEM;
+        for (size_t i = 0; i < n; i++) {
+            m[i].key = j->ents[base + i].key;
+            m[i].keylen = j->ents[base + i].keylen;
+            m[i].value = j->ents[base + i].value;
+        }
+        v->u.obj.m = m;
+        v->u.obj.n = v->u.obj.cap = (uint32_t)n;
+        j->n_ents = base;
+    }
+    return 0;
 }
 
 static int parse_array(jp *j, slinky_doc_value *v, int depth)
@@ -371,6 +421,7 @@ static int parse_array(jp *j, slinky_doc_value *v, int depth)
     j->p++; /* [ */
     if (v && slinky_doc_value_set_array(v) != 0)
         return j->err = slinky_error_last()->code;
+    size_t base = j->n_ents;
     ws(j);
     if (j->p < j->end && *j->p == ']') {
         j->p++;
@@ -378,8 +429,13 @@ static int parse_array(jp *j, slinky_doc_value *v, int depth)
     }
     for (;;) {
         slinky_doc_value *child = NULL;
-        if (v && slinky_doc_value_array_append(&child, v) != 0)
-            return j->err = slinky_error_last()->code;
+        if (v) {
+            child = slinky_doc__value_new(v->doc);
+            if (child == NULL)
+                return j->err = SLINKY_ENOMEM;
+            if (push_ent(j, NULL, 0, child) != 0)
+                return j->err;
+        }
         if (parse_value(j, child, depth + 1) != 0)
             return j->err;
         ws(j);
@@ -389,10 +445,24 @@ static int parse_array(jp *j, slinky_doc_value *v, int depth)
         }
         if (j->p < j->end && *j->p == ']') {
             j->p++;
-            return 0;
+            break;
         }
         return jerr(j, "',' or ']' expected");
     }
+    if (v) {
+        size_t n = j->n_ents - base;
+        if (n >= UINT32_MAX)
+            return jerr(j, "array too large");
+        slinky_doc_value **items = slinky_doc__alloc(v->doc, n * sizeof(*items));
+        if (items == NULL)
+            return j->err = SLINKY_ENOMEM;
+        for (size_t i = 0; i < n; i++)
+            items[i] = j->ents[base + i].value;
+        v->u.arr.items = items;
+        v->u.arr.n = v->u.arr.cap = (uint32_t)n;
+        j->n_ents = base;
+    }
+    return 0;
 }
 
 static int parse_value(jp *j, slinky_doc_value *v, int depth)
@@ -412,8 +482,8 @@ static int parse_value(jp *j, slinky_doc_value *v, int depth)
         size_t n;
         if (parse_string(j, &s, &n) != 0)
             return j->err;
-        if (v && slinky_doc_value_set_string_len(v, s, n) != 0)
-            return j->err = slinky_error_last()->code;
+        if (v && slinky_doc__set_str(v, s, n) != 0)
+            return j->err = SLINKY_ENOMEM;
         return 0;
     }
     case 't':
@@ -441,31 +511,52 @@ void slinky_kube__json_init(slinky_kube__json *j)
 void slinky_kube__json_dispose(slinky_kube__json *j)
 {
     free(j->tmp);
+    free(j->ents);
     memset(j, 0, sizeof(*j));
+}
+
+/* A parse of data[0..len) using ctx's scratch buffers; jp_end hands them back. */
+static void jp_begin(jp *j, const slinky_kube__json *ctx, const char *data, size_t len)
+{
+    memset(j, 0, sizeof(*j));
+    j->p = j->start = data;
+    j->end = data + len;
+    j->tmp = ctx->tmp;
+    j->tmp_cap = ctx->tmp_cap;
+    j->ents = ctx->ents;
+    j->cap_ents = ctx->cap_ents;
+}
+
+static void jp_end(const jp *j, slinky_kube__json *ctx)
+{
+    ctx->tmp = j->tmp;
+    ctx->tmp_cap = j->tmp_cap;
+    ctx->ents = j->ents;
+    ctx->cap_ents = j->cap_ents;
 }
 
 int slinky_kube__json_parse(slinky_kube__json *ctx, slinky_doc_value *target, const char *data,
                             size_t len)
 {
-    jp j = {data, data + len, data, ctx->tmp, ctx->tmp_cap, 0, false, false};
+    jp j;
+    jp_begin(&j, ctx, data, len);
     int err = parse_value(&j, target, 0);
     if (err == 0) {
         ws(&j);
         if (j.p != j.end)
             err = jerr(&j, "trailing characters after the value");
     }
-    ctx->tmp = j.tmp;
-    ctx->tmp_cap = j.tmp_cap;
+    jp_end(&j, ctx);
     return err;
 }
 
 int slinky_kube__json_parse_prefix(slinky_kube__json *ctx, slinky_doc_value *target,
                                    const char *data, size_t len, size_t *consumed, bool *truncated)
 {
-    jp j = {data, data + len, data, ctx->tmp, ctx->tmp_cap, 0, false, false};
+    jp j;
+    jp_begin(&j, ctx, data, len);
     int err = parse_value(&j, target, 0);
-    ctx->tmp = j.tmp;
-    ctx->tmp_cap = j.tmp_cap;
+    jp_end(&j, ctx);
     *truncated = err == SLINKY_EPARSE && j.trunc;
     *consumed = (size_t)(j.p - data);
     return err;
@@ -474,7 +565,8 @@ int slinky_kube__json_parse_prefix(slinky_kube__json *ctx, slinky_doc_value *tar
 int slinky_kube__json_string(slinky_kube__json *ctx, const char **s, size_t *n, const char *data,
                              size_t len)
 {
-    jp j = {data, data + len, data, ctx->tmp, ctx->tmp_cap, 0, false, false};
+    jp j;
+    jp_begin(&j, ctx, data, len);
     ws(&j);
     int err = (j.p < j.end && *j.p == '"') ? parse_string(&j, s, n) : jerr(&j, "string expected");
     if (err == 0) {
@@ -482,7 +574,6 @@ int slinky_kube__json_string(slinky_kube__json *ctx, const char **s, size_t *n, 
         if (j.p != j.end)
             err = jerr(&j, "trailing characters after the string");
     }
-    ctx->tmp = j.tmp;
-    ctx->tmp_cap = j.tmp_cap;
+    jp_end(&j, ctx);
     return err;
 }

@@ -4,10 +4,19 @@
 
 #include "kube_internal.h"
 
+/* A member (key in the document's arena) or an item of an open container. */
+typedef struct slinky_kube__json_ent {
+    const char *key;
+    size_t keylen;
+    slinky_doc_value *value;
+} slinky_kube__json_ent;
+
 /* Reusable scratch space for a sequence of parses. */
 typedef struct slinky_kube__json {
     char *tmp;
     size_t tmp_cap;
+    slinky_kube__json_ent *ents;
+    size_t cap_ents;
 } slinky_kube__json;
 
 SLINKY_HIDDEN void slinky_kube__json_init(slinky_kube__json *j);
