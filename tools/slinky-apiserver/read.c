@@ -219,13 +219,21 @@ int as_do_list(hctx *h)
     as_obj **sel = slinky__malloc((n ? n : 1) * sizeof(*sel));
     size_t ns_count = 0;
     bool more = false;
-    for (size_t i = 0; sel && i < n; i++) {
-        as_obj *o = items[i];
-        if (start_ns) {
-            int c = strcmp(o->ns, start_ns);
-            if (c < 0 || (c == 0 && strcmp(o->name, start_name) <= 0))
-                continue;
+    size_t first = 0;
+    if (start_ns) {
+        /* items are sorted by (namespace, name): skip to the first after the token's key */
+        size_t hi = n;
+        while (first < hi) {
+            size_t mid = first + (hi - first) / 2;
+            int c = strcmp(items[mid]->ns, start_ns);
+            if (c < 0 || (c == 0 && strcmp(items[mid]->name, start_name) <= 0))
+                first = mid + 1;
+            else
+                hi = mid;
         }
+    }
+    for (size_t i = first; sel && i < n; i++) {
+        as_obj *o = items[i];
         if (!as_filter_match(&f, o))
             continue;
         if (limit > 0 && ns_count == (size_t)limit) {
