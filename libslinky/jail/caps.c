@@ -1,6 +1,8 @@
 /* Capability names (as in capabilities(7)), without libcap. */
-#include <stdio.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "jail_internal.h"
 
@@ -36,16 +38,26 @@ const char *slinky_jail__cap_name(int cap)
     return cap_names[cap];
 }
 
-/* The highest capability this kernel knows (/proc/sys/kernel/cap_last_cap). */
+/* The highest capability this kernel knows (/proc/sys/kernel/cap_last_cap), read once. */
 int slinky_jail__cap_last(void)
 {
-    int last = (int)SLINKY__ARRAY_SIZE(cap_names) - 1;
-    FILE *f = fopen("/proc/sys/kernel/cap_last_cap", "re");
-    if (f) {
-        int v;
-        if (fscanf(f, "%d", &v) == 1 && v > 0 && v < 64)
-            last = v;
-        fclose(f);
+    static _Atomic int cached = -1;
+    int last = cached;
+    if (last >= 0)
+        return last;
+    last = (int)SLINKY__ARRAY_SIZE(cap_names) - 1;
+    int fd = open("/proc/sys/kernel/cap_last_cap", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        char buf[16];
+        ssize_t n = read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        if (n > 0) {
+            buf[n] = '\0';
+            char *end = NULL;
+            long v = strtol(buf, &end, 10);
+            if (end != buf && v > 0 && v < 64)
+                cached = last = (int)v; /* the compiled-in fallback is not remembered */
+        }
     }
     return last;
 }

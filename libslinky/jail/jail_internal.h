@@ -105,6 +105,12 @@ SLINKY_HIDDEN void slinky_jail__ctx_dispose(slinky_jail__ctx *ctx);
 /** Check spec (non-NULL, valid) and resolve the job: the start of every job operation. */
 SLINKY_HIDDEN int slinky_jail__begin(slinky_jail__ctx *ctx, const slinky_jail_spec *spec,
                                      const slinky_jail_job *job, bool need_job);
+/* slinky_jail_setup / slinky_jail_enter on a resolved context (slinky_jail__begin):
+ * slinky_jail_run looks the job user up once, for both (not again in its child). */
+SLINKY_HIDDEN int slinky_jail__setup_ctx(const slinky_jail_spec *spec,
+                                         const slinky_jail__ctx *ctx, int64_t owner_pid);
+SLINKY_HIDDEN int slinky_jail__enter_ctx(const slinky_jail_spec *spec, slinky_jail__ctx *ctx,
+                                         unsigned flags);
 SLINKY_HIDDEN int slinky_jail__parse_gpus(int **out, size_t *n_out, const char *list);
 SLINKY_HIDDEN int slinky_jail__expand_ctx(char **out, const char *tmpl,
                                           const slinky_jail__ctx *ctx);

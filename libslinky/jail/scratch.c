@@ -90,27 +90,39 @@ int slinky_jail__rmtree(const char *path)
     return rc;
 }
 
+/* A small file (procfs) into buf, NUL-terminated; "" when unreadable. */
+static void read_small(char *buf, size_t n, const char *path)
+{
+    buf[0] = '\0';
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    size_t got = 0;
+    while (got + 1 < n) {
+        ssize_t r = read(fd, buf + got, n - 1 - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    close(fd);
+    buf[got] = '\0';
+}
+
 static void boot_id(char *buf, size_t n)
 {
-    snprintf(buf, n, "unknown");
-    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
-    if (f) {
-        if (fgets(buf, (int)n, f))
-            buf[strcspn(buf, "\n")] = '\0';
-        fclose(f);
-    }
+    read_small(buf, n, "/proc/sys/kernel/random/boot_id");
+    buf[strcspn(buf, "\n")] = '\0';
+    if (!buf[0])
+        snprintf(buf, n, "unknown");
 }
 
 static unsigned long long proc_starttime(long pid)
 {
     char path[64], buf[1024];
     snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-    FILE *f = fopen(path, "re");
-    if (!f)
-        return 0;
-    size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-    fclose(f);
-    buf[n] = '\0';
+    read_small(buf, sizeof(buf), path);
     char *p = strrchr(buf, ')');
     if (!p)
         return 0;
@@ -180,8 +192,7 @@ slinky_status slinky_jail_cleanup_stale(size_t *removed_out, const slinky_jail_s
         }
         return slinky__error_set_errno(SLINKY_EIO, errno, "jail: cannot list %s", spec->scratch);
     }
-    char cur[128];
-    boot_id(cur, sizeof(cur));
+    char cur[128] = "";
     int rc = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
@@ -192,6 +203,8 @@ slinky_status slinky_jail_cleanup_stale(size_t *removed_out, const slinky_jail_s
         int jfd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (jfd < 0)
             continue;
+        if (!cur[0]) /* only when there is another job's folder to judge */
+            boot_id(cur, sizeof(cur));
         bool stale = job_stale(jfd, cur);
         close(jfd);
         if (!stale)
@@ -300,8 +313,18 @@ slinky_status slinky_jail_setup(const slinky_jail_spec *spec, const slinky_jail_
     int rc = slinky_jail__begin(&ctx, spec, job, true);
     if (rc < 0)
         return rc;
+    rc = slinky_jail__setup_ctx(spec, &ctx, owner_pid);
+    slinky_jail__ctx_dispose(&ctx);
+    return rc;
+}
+
+/* slinky_jail_setup with the job context already resolved (ctx->job_id set). */
+int slinky_jail__setup_ctx(const slinky_jail_spec *spec, const slinky_jail__ctx *ctx,
+                           int64_t owner_pid)
+{
+    int rc = 0;
     size_t removed = 0;
-    if (slinky_jail_cleanup_stale(&removed, spec, ctx.job_id) < 0)
+    if (slinky_jail_cleanup_stale(&removed, spec, ctx->job_id) < 0)
         slinky__log(SLINKY_LOG_WARNING, "jail", "stale scratch cleanup: %s",
                     slinky_error_last()->message);
     else if (removed)
@@ -316,15 +339,15 @@ slinky_status slinky_jail_setup(const slinky_jail_spec *spec, const slinky_jail_
         rc = slinky__error_set_errno(SLINKY_EIO, errno, "jail: cannot open %s", spec->scratch);
         goto out;
     }
-    snprintf(name, sizeof(name), "job-%s", ctx.job_id);
+    snprintf(name, sizeof(name), "job-%s", ctx->job_id);
     bool fresh = mkdirat(sfd, name, 0711) == 0;
     if (!fresh && errno != EEXIST) {
-        rc = slinky__error_set_errno(SLINKY_EIO, errno, "jail: cannot create %s", ctx.job_dir);
+        rc = slinky__error_set_errno(SLINKY_EIO, errno, "jail: cannot create %s", ctx->job_dir);
         goto out;
     }
     jfd = openat(sfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (jfd < 0) {
-        rc = slinky__error_set_errno(SLINKY_EIO, errno, "jail: cannot open %s", ctx.job_dir);
+        rc = slinky__error_set_errno(SLINKY_EIO, errno, "jail: cannot open %s", ctx->job_dir);
         goto out;
     }
     if (fresh) {
@@ -341,7 +364,7 @@ slinky_status slinky_jail_setup(const slinky_jail_spec *spec, const slinky_jail_
     ofd = openat(jfd, OWNERS_FILE, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (ofd < 0) {
         rc = slinky__error_set_errno(SLINKY_EIO, errno, "jail: cannot record owner in %s",
-                                     ctx.job_dir);
+                                     ctx->job_dir);
         goto out;
     }
     long pid = owner_pid > 0 ? (long)owner_pid : (long)getpid();
@@ -353,9 +376,9 @@ slinky_status slinky_jail_setup(const slinky_jail_spec *spec, const slinky_jail_
         if (!m->job_lifetime)
             continue;
         char *rel = NULL;
-        if ((rc = slinky_jail__expand_ctx(&rel, m->source, &ctx)) < 0)
+        if ((rc = slinky_jail__expand_ctx(&rel, m->source, ctx)) < 0)
             goto out;
-        rc = make_rel(jfd, rel, m->mode >= 0 ? m->mode : 0700, ctx.uid, ctx.gid, m->destination);
+        rc = make_rel(jfd, rel, m->mode >= 0 ? m->mode : 0700, ctx->uid, ctx->gid, m->destination);
         free(rel);
         if (rc < 0)
             goto out;
@@ -367,6 +390,5 @@ out:
         close(jfd);
     if (sfd >= 0)
         close(sfd);
-    slinky_jail__ctx_dispose(&ctx);
     return rc;
 }
