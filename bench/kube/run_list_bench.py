@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """
-List-and-decode benchmark: 10,000 NodeSets (~14.6 MB of JSON) served by
+List-and-decode benchmark: 10,000 NodeSets (~26.6 MB of JSON, 46% of it
+metadata.managedFields as a real apiserver keeps them) served by
 slinky-apiserver over TLS + token on loopback, listed by three whole
 processes: libslinky (bench_kube_list), `kubectl get nodesets -o json` and
 python3-kubernetes list_namespaced_custom_object. Wall time (median of runs)
