@@ -347,6 +347,7 @@ static int parse_object(jp *j, slinky_doc_value *v, int depth)
     if (v && slinky_doc_value_set_object(v) != 0)
         return j->err = slinky_error_last()->code;
     size_t base = j->n_ents;
+    uint64_t seen = 0; /* one bit per (length, first, last byte) hash of the keys so far */
     ws(j);
     if (j->p < j->end && *j->p == '}') {
         j->p++;
@@ -364,9 +365,17 @@ static int parse_object(jp *j, slinky_doc_value *v, int depth)
         if (v) {
             if (!j->plain && memchr(k, '\0', kn))
                 return jerr(j, "object key contains a NUL");
-            size_t e = base;
-            while (e < j->n_ents && (j->ents[e].keylen != kn || memcmp(j->ents[e].key, k, kn) != 0))
-                e++;
+            /* a repeated key is rare: scan the members only when this key's bit was seen */
+            uint64_t bit = (uint64_t)1 << ((kn * 7u + (kn ? (unsigned char)k[0] * 3u +
+                                                             (unsigned char)k[kn - 1] : 0u)) & 63u);
+            size_t e = j->n_ents;
+            if (seen & bit) {
+                e = base;
+                while (e < j->n_ents &&
+                       (j->ents[e].keylen != kn || memcmp(j->ents[e].key, k, kn) != 0))
+                    e++;
+            }
+            seen |= bit;
             child = slinky_doc__value_new(v->doc);
             if (child == NULL)
                 return j->err = SLINKY_ENOMEM;
