@@ -3,8 +3,11 @@
  *
  * slinky_global_init() must be called before any other libslinky call that
  * touches the network or git (kube, ledger); it is reference counted and
- * wraps curl_global_init() and git_libgit2_init(). Each successful init is
- * paired with one slinky_global_shutdown(). Both are thread safe.
+ * wraps curl_global_init(). libgit2 (git_libgit2_init(), which parses the
+ * system CA bundle) is started by the first ledger call instead, so programs
+ * that never use git do not pay for it, and the last slinky_global_shutdown()
+ * stops both. Each successful init is paired with one
+ * slinky_global_shutdown(). Both are thread safe.
  *
  * Library code never prints and never exits. Diagnostics go to a log
  * callback the application registers; with none registered they are dropped.
@@ -18,13 +21,13 @@ SLINKY_BEGIN_DECLS
 
 /**
  * Initialise the library's dependencies (reference counted).
- * Returns 0, or SLINKY_ERROR when libcurl or libgit2 fail to initialise.
+ * Returns 0, or SLINKY_ERROR when libcurl fails to initialise.
  */
 SLINKY_API slinky_status slinky_global_init(void);
 
 /**
  * Drop one reference taken by slinky_global_init(). The last one releases
- * libcurl and libgit2 global state. Returns the remaining count (>= 0), or
+ * libcurl and (when a ledger call started it) libgit2 global state. Returns the remaining count (>= 0), or
  * SLINKY_EINVALID when called more often than slinky_global_init().
  */
 SLINKY_API slinky_status slinky_global_shutdown(void);

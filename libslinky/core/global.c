@@ -10,20 +10,15 @@
 
 static pthread_mutex_t g_init_lock = PTHREAD_MUTEX_INITIALIZER;
 static int g_init_count;
+static int g_git_inited; /* libgit2 is started on first use: it costs ~6-10 ms (CA parsing) */
 
 slinky_status slinky_global_init(void)
 {
     slinky_status rc = 0;
     pthread_mutex_lock(&g_init_lock);
     if (g_init_count == 0) {
-        if (curl_global_init(CURL_GLOBAL_ALL) != CURLE_OK) {
+        if (curl_global_init(CURL_GLOBAL_ALL) != CURLE_OK)
             rc = slinky__error_set(SLINKY_ERROR, "curl_global_init failed");
-        } else if (git_libgit2_init() < 0) {
-            const git_error *e = git_error_last();
-            curl_global_cleanup();
-            rc = slinky__error_set(SLINKY_EGIT, "git_libgit2_init failed: %s",
-                                   e && e->message ? e->message : "unknown");
-        }
     }
     if (rc == 0)
         g_init_count++;
@@ -41,10 +36,30 @@ slinky_status slinky_global_shutdown(void)
     } else {
         g_init_count--;
         if (g_init_count == 0) {
-            git_libgit2_shutdown();
+            if (g_git_inited) {
+                git_libgit2_shutdown();
+                g_git_inited = 0;
+            }
             curl_global_cleanup();
         }
         rc = g_init_count;
+    }
+    pthread_mutex_unlock(&g_init_lock);
+    return rc;
+}
+
+int slinky__git_init(void)
+{
+    int rc = 0;
+    pthread_mutex_lock(&g_init_lock);
+    if (!g_git_inited) {
+        if (git_libgit2_init() < 0) {
+            const git_error *e = git_error_last();
+            rc = slinky__error_set(SLINKY_EGIT, "git_libgit2_init failed: %s",
+                                   e && e->message ? e->message : "unknown");
+        } else {
+            g_git_inited = 1;
+        }
     }
     pthread_mutex_unlock(&g_init_lock);
     return rc;

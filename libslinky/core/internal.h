@@ -33,6 +33,15 @@ SLINKY_HIDDEN void slinky__error_prefix(const char *fmt, ...) SLINKY_PRINTF(1, 2
 /** Set ENOMEM ("out of memory") and return SLINKY_ENOMEM. */
 SLINKY_HIDDEN int slinky__error_oom(void);
 
+/* --- lazily started dependencies ----------------------------------- */
+
+/**
+ * Start libgit2 if it is not started yet (thread safe). slinky_global_init()
+ * does not start it, so programs that never touch git do not pay for it; the
+ * last slinky_global_shutdown() stops it. Every git-using entry point calls this.
+ */
+SLINKY_HIDDEN int slinky__git_init(void);
+
 /* --- logging --------------------------------------------------------- */
 
 SLINKY_HIDDEN void slinky__log(slinky_log_level level, const char *module, const char *fmt, ...)

@@ -475,6 +475,10 @@ int slinky_ledger__event_from_message(slinky_ledger__event *out, const char *msg
     int rc = slinky_ledger__event_parse(&ev, p, len);
     if (rc < 0)
         return rc;
+    if ((rc = slinky__git_init()) < 0) {
+        slinky_ledger__event_dispose(&ev);
+        return rc;
+    }
     git_message_trailer_array arr;
     memset(&arr, 0, sizeof(arr));
     if (git_message_trailers(&arr, msg) < 0) {

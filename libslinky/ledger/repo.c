@@ -46,9 +46,13 @@ slinky_status slinky_ledger_init_options_init(slinky_ledger_init_options *opts,
     return 0;
 }
 
-static void set_durability(void)
+static int set_durability(void)
 {
+    int rc = slinky__git_init();
+    if (rc < 0)
+        return rc;
     git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
+    return 0;
 }
 
 static int ledger_new(slinky_ledger **out, git_repository *repo, const char *path)
@@ -111,7 +115,11 @@ slinky_status slinky_ledger_init(slinky_ledger **out, const char *path,
         slinky_ledger__event_dispose(&ev);
         return SLINKY_ENOMEM;
     }
-    set_durability();
+    int rc0 = set_durability();
+    if (rc0 < 0) {
+        slinky_ledger__event_dispose(&ev);
+        return rc0;
+    }
     git_repository *repo = NULL;
     git_repository_init_options io = GIT_REPOSITORY_INIT_OPTIONS_INIT;
     io.flags = GIT_REPOSITORY_INIT_BARE | GIT_REPOSITORY_INIT_MKPATH |
@@ -162,7 +170,9 @@ slinky_status slinky_ledger_open(slinky_ledger **out, const char *path)
 {
     if (!out || !path)
         return slinky__error_set(SLINKY_EINVALID, "slinky_ledger_open: out and path are required");
-    set_durability();
+    int drc = set_durability();
+    if (drc < 0)
+        return drc;
     git_repository *repo = NULL;
     if (git_repository_open_bare(&repo, path) < 0) {
         const git_error *e = git_error_last();

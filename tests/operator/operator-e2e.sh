@@ -114,10 +114,10 @@ pass "watching operator applied a change on its own and stopped on SIGTERM"
 
 # 6. two replicas with leader election: one works; when it dies the other takes over
 holder() { kc -n slurm get lease slinky-operator -o 'jsonpath={.spec.holderIdentity}' 2>/dev/null; }
-OP_EXEC=exec op --leader-elect --lease-duration 3 >"$W/op6a.log" 2>&1 & a=$!
+OP_EXEC=exec op --leader-elect --lease-duration 5 >"$W/op6a.log" 2>&1 & a=$!
 for _ in $(seq 100); do case "$(holder)" in *_$a) break ;; esac; sleep 0.1; done
 case "$(holder)" in *_$a) ;; *) fail "first replica did not take the lease: '$(holder)'" ;; esac
-OP_EXEC=exec op --leader-elect --lease-duration 3 >"$W/op6b.log" 2>&1 & oppid=$!
+OP_EXEC=exec op --leader-elect --lease-duration 5 >"$W/op6b.log" 2>&1 & oppid=$!
 sleep 2
 grep -q 'leading; starting the workers' "$W/op6a.log" || fail "replica A not leading"
 grep -q 'leading; starting the workers' "$W/op6b.log" && fail "two leaders at once"
