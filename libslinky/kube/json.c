@@ -10,6 +10,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "doc/doc_internal.h"
 #include "json.h"
@@ -114,7 +117,28 @@ static int parse_string(jp *j, const char **s, size_t *n)
     const unsigned char *p = (const unsigned char *)j->p + 1;
     const unsigned char *end = (const unsigned char *)j->end;
     const unsigned char *begin = p;
-    /* fast path: plain ASCII without escapes, 8 bytes at a time */
+    /* fast path: plain ASCII without escapes, 16 bytes at a time with SSE2
+     * (every x86-64 has it), then 8 at a time */
+#if defined(__SSE2__)
+    {
+        const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+        const __m128i ctl = _mm_set1_epi8(0x1f);
+        while (end - p >= 16) {
+            __m128i w = _mm_loadu_si128((const __m128i *)(const void *)p);
+            /* bytes >= 0x80 are negative as signed: cmplt against 0x20 catches
+             * both control characters and non-ASCII */
+            __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, quote),
+                                                    _mm_cmpeq_epi8(w, bslash)),
+                                       _mm_cmplt_epi8(w, _mm_add_epi8(ctl, _mm_set1_epi8(1))));
+            int mask = _mm_movemask_epi8(hit);
+            if (mask) {
+                p += __builtin_ctz((unsigned)mask);
+                goto scanned;
+            }
+            p += 16;
+        }
+    }
+#endif
     while (end - p >= 8) {
         uint64_t w;
         memcpy(&w, p, 8);
@@ -127,6 +151,9 @@ static int parse_string(jp *j, const char **s, size_t *n)
     }
     while (p < end && *p != '"' && *p != '\\' && *p >= 0x20 && *p < 0x80)
         p++;
+#if defined(__SSE2__)
+scanned:
+#endif
     if (p < end && *p == '"') {
         *s = (const char *)begin;
         *n = (size_t)(p - begin);
