@@ -17,8 +17,9 @@ src=${SLINKY_SOURCE_DIR:?}; build=${SLINKY_BUILD_DIR:?}
 H=$src/tests/harness
 W=$(mktemp -d /tmp/op-e2e.XXXXXX); chmod 755 "$W"
 export SLURM_CI_DIR=$W/slurm SLURM_CI_CLUSTER=demo
-oppid=
+oppid= a=
 cleanup() {
+  [ -n "$a" ] && kill "$a" 2>/dev/null || true
   [ -n "${OP_E2E_KEEP:-}" ] && { echo "kept $W" >&2; return; }
   [ -n "$oppid" ] && kill "$oppid" 2>/dev/null || true
   "$H/slurm-ci.sh" down >/dev/null 2>&1 || true
@@ -121,7 +122,7 @@ OP_EXEC=exec op --leader-elect --lease-duration 5 >"$W/op6b.log" 2>&1 & oppid=$!
 sleep 2
 grep -q 'leading; starting the workers' "$W/op6a.log" || fail "replica A not leading"
 grep -q 'leading; starting the workers' "$W/op6b.log" && fail "two leaders at once"
-kill -KILL "$a"; wait "$a" 2>/dev/null || true   # a crash: the lease is not released
+kill -KILL "$a"; wait "$a" 2>/dev/null || true; a=   # a crash: the lease is not released
 patch_extra 'MinJobAge=9\nAccountingStorageEnforce=associations,limits,qos\n'
 for _ in $(seq 150); do scontrol show config | grep -q 'MinJobAge *= 9 sec' && break; sleep 0.2; done
 scontrol show config | grep -q 'MinJobAge *= 9 sec' || fail "the standby replica did not take over"
