@@ -495,10 +495,5 @@ slinky_status slinky_conf_diff_render(char **out, const slinky_conf_diff *d)
                            c->new_value ? c->new_value : "(unset)");
     }
     slinky__buf_printf(&b, "overall: %s\n", slinky_conf_change_class_name(d->klass));
-    if (b.failed) {
-        slinky__buf_dispose(&b);
-        return slinky__error_oom();
-    }
-    *out = slinky__buf_detach(&b, NULL);
-    return 0;
+    return slinky__buf_finish(out, NULL, &b);
 }

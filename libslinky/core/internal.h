@@ -79,6 +79,12 @@ SLINKY_HIDDEN int slinky__buf_printf(slinky__buf *b, const char *fmt, ...) SLINK
 SLINKY_HIDDEN int slinky__buf_vprintf(slinky__buf *b, const char *fmt, va_list ap);
 /** Hand the data to the caller (never NULL on success: "" for empty). Resets b. */
 SLINKY_HIDDEN char *slinky__buf_detach(slinky__buf *b, size_t *len_out);
+/**
+ * Hand a finished buffer to an out-param: 0 and *out (and *len_out, may be
+ * NULL) set; or SLINKY_ENOMEM (recorded) when any append failed, with *out
+ * untouched and b disposed. Ends b either way.
+ */
+SLINKY_HIDDEN int slinky__buf_finish(char **out, size_t *len_out, slinky__buf *b);
 SLINKY_HIDDEN void slinky__buf_dispose(slinky__buf *b);
 SLINKY_HIDDEN void slinky__buf_clear(slinky__buf *b);
 

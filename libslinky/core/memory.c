@@ -165,6 +165,15 @@ char *slinky__buf_detach(slinky__buf *b, size_t *len_out)
     return p;
 }
 
+int slinky__buf_finish(char **out, size_t *len_out, slinky__buf *b)
+{
+    char *s = slinky__buf_detach(b, len_out);
+    if (!s)
+        return SLINKY_ENOMEM;
+    *out = s;
+    return 0;
+}
+
 void slinky__buf_dispose(slinky__buf *b)
 {
     free(b->data);

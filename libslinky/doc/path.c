@@ -375,13 +375,5 @@ slinky_status slinky_doc_pointer_escape(char **out, const char *token)
         else
             slinky__buf_putc(&b, *s);
     }
-    if (b.failed) {
-        slinky__buf_dispose(&b);
-        return SLINKY_ENOMEM;
-    }
-    char *s = slinky__buf_detach(&b, NULL);
-    if (!s)
-        return SLINKY_ENOMEM;
-    *out = s;
-    return 0;
+    return slinky__buf_finish(out, NULL, &b);
 }

@@ -63,13 +63,5 @@ slinky_status slinky_jail_render_slurm(char **out, const slinky_jail_spec *spec,
     default:
         return slinky__error_set(SLINKY_EINVALID, "jail: unknown Slurm file %d", (int)which);
     }
-    if (b.failed) {
-        slinky__buf_dispose(&b);
-        return slinky__error_oom();
-    }
-    char *s = slinky__buf_detach(&b, NULL);
-    if (!s)
-        return SLINKY_ENOMEM;
-    *out = s;
-    return 0;
+    return slinky__buf_finish(out, NULL, &b);
 }

@@ -168,11 +168,7 @@ char *slinky_jail__gpu_path(const char *pattern, int index)
             slinky__buf_putc(&b, *p);
         }
     }
-    if (b.failed) {
-        slinky__buf_dispose(&b);
-        return NULL;
-    }
-    return slinky__buf_detach(&b, NULL);
+    return slinky__buf_detach(&b, NULL); /* NULL (ENOMEM set) if any append failed */
 }
 
 int slinky_jail__mount_source(char **out, const slinky_jail__mount *m, const slinky_jail__ctx *ctx)

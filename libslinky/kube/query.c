@@ -108,12 +108,7 @@ slinky_status slinky_kube_path(char **out, const slinky_kube_resource *r, const 
             slinky_kube__buf_escape(&b, subresource, true);
         }
     }
-    if (b.failed) {
-        slinky__buf_dispose(&b);
-        return slinky__error_oom();
-    }
-    *out = slinky__buf_detach(&b, NULL);
-    return 0;
+    return slinky__buf_finish(out, NULL, &b);
 }
 
 /* ---------------------------------------------------------------- selectors */

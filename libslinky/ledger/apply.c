@@ -663,12 +663,7 @@ static int make_result(char **out, const slinky_ledger__event *ev)
     slinky_ledger__json_str(&b, ev->request_id);
     slinky__buf_putc(&b, '}');
     free(subject);
-    if (b.failed) {
-        slinky__buf_dispose(&b);
-        return slinky__error_oom();
-    }
-    *out = slinky__buf_detach(&b, NULL);
-    return 0;
+    return slinky__buf_finish(out, NULL, &b);
 }
 
 int slinky_ledger__apply(git_oid *tree_out, char **result_out, git_repository *repo,

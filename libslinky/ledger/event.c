@@ -156,12 +156,7 @@ int slinky_ledger__event_json(char **out, const slinky_ledger__event *ev)
     if (ev->kind == SLINKY_LEDGER__INIT)
         slinky__buf_printf(&b, ",\"id_min\":%u,\"id_max\":%u", ev->id_min, ev->id_max);
     slinky__buf_putc(&b, '}');
-    if (b.failed) {
-        slinky__buf_dispose(&b);
-        return slinky__error_oom();
-    }
-    *out = slinky__buf_detach(&b, NULL);
-    return 0;
+    return slinky__buf_finish(out, NULL, &b);
 }
 
 static int str_member(char **dst, const slinky_doc_value *v, const char *key)

@@ -169,12 +169,7 @@ slinky_status slinky_ledger_keys(char **out, slinky_ledger *ledger, const char *
     }
     slinky_doc_free(d);
     slinky__buf_puts(&b, "");
-    if (b.failed) {
-        slinky__buf_dispose(&b);
-        return slinky__error_oom();
-    }
-    *out = slinky__buf_detach(&b, NULL);
-    return 0;
+    return slinky__buf_finish(out, NULL, &b);
 }
 
 /* ------------------------------------------------------------------ */

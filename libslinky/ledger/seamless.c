@@ -64,10 +64,5 @@ slinky_status slinky_ledger_sshd_render(char **out, const slinky_ledger_sshd_opt
     else
         slinky__buf_puts(&b, "# seamless SSH is off (enable it explicitly): no key source\n"
                              "AuthorizedKeysCommand none\n");
-    if (b.failed) {
-        slinky__buf_dispose(&b);
-        return slinky__error_oom();
-    }
-    *out = slinky__buf_detach(&b, NULL);
-    return 0;
+    return slinky__buf_finish(out, NULL, &b);
 }

@@ -570,11 +570,7 @@ static char *entry_path(const char *path, const char *key)
         slinky__buf_putc(&b, *s);
     }
     slinky__buf_puts(&b, "\"]");
-    if (b.failed) {
-        slinky__buf_dispose(&b);
-        return NULL;
-    }
-    return slinky__buf_detach(&b, NULL);
+    return slinky__buf_detach(&b, NULL); /* NULL (ENOMEM set) if any append failed */
 }
 
 int slinky_model__k_get_entry(const char **out, const slinky_model_object *o,

@@ -19,13 +19,5 @@ SLINKY_API slinky_status slinky_model_crd_dump(char **yaml_out, const char *kind
             if (slinky_model__kinds[i].crd_yaml)
                 slinky__buf_puts(&b, slinky_model__kinds[i].crd_yaml);
     }
-    if (b.failed) {
-        slinky__buf_dispose(&b);
-        return slinky__error_oom();
-    }
-    char *s = slinky__buf_detach(&b, NULL);
-    if (!s)
-        return SLINKY_ENOMEM;
-    *yaml_out = s;
-    return 0;
+    return slinky__buf_finish(yaml_out, NULL, &b);
 }

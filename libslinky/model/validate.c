@@ -114,15 +114,7 @@ SLINKY_API slinky_status slinky_model_problems_dump(char **out, const slinky_mod
         slinky__buf_printf(&b, "%s: %s: %s\n",
                            p->items[i].severity == SLINKY_MODEL_ERROR ? "error" : "warning",
                            p->items[i].path, p->items[i].message);
-    if (b.failed) {
-        slinky__buf_dispose(&b);
-        return slinky__error_oom();
-    }
-    char *s = slinky__buf_detach(&b, NULL);
-    if (!s)
-        return SLINKY_ENOMEM;
-    *out = s;
-    return 0;
+    return slinky__buf_finish(out, NULL, &b);
 }
 
 /* ---- schema walk ----------------------------------------------------- */
@@ -154,11 +146,7 @@ static char *join(const char *path, const char *key)
         slinky__buf_putc(&b, *s);
     }
     slinky__buf_puts(&b, "\"]");
-    if (b.failed) {
-        slinky__buf_dispose(&b);
-        return NULL;
-    }
-    return slinky__buf_detach(&b, NULL);
+    return slinky__buf_detach(&b, NULL); /* NULL (ENOMEM set) if any append failed */
 }
 
 static size_t utf8_chars(const char *s, size_t len)
