@@ -34,6 +34,30 @@ static void logf_(const char *level, const char *key, const char *fmt, ...)
     va_end(ap);
 }
 
+/* A new core-group (v1) object document with metadata.name and namespace. */
+static slinky_status new_v1_object(slinky_doc **out, const char *kind, const char *ns,
+                                   const char *name)
+{
+    slinky_doc *d = NULL;
+    slinky_doc_value *root, *v;
+    slinky_status rc = slinky_doc_new(&d);
+    if (rc < 0)
+        return rc;
+    root = slinky_doc_root(d);
+    if ((rc = slinky_doc_value_set_object(root)) < 0 ||
+        (rc = slinky_doc_value_object_set_string(root, "apiVersion", "v1")) < 0 ||
+        (rc = slinky_doc_value_object_set_string(root, "kind", kind)) < 0 ||
+        (rc = slinky_doc_value_path_put(&v, root, "metadata")) < 0 ||
+        (rc = slinky_doc_value_set_object(v)) < 0 ||
+        (rc = slinky_doc_value_object_set_string(v, "name", name)) < 0 ||
+        (rc = slinky_doc_value_object_set_string(v, "namespace", ns)) < 0) {
+        slinky_doc_free(d);
+        return rc;
+    }
+    *out = d;
+    return 0;
+}
+
 /* Record a v1 Event on the Controller (best effort). */
 static void record_event(op_state *st, const slinky_doc_value *ctl, const char *type,
                          const char *reason, const char *message)
@@ -48,16 +72,9 @@ static void record_event(op_state *st, const slinky_doc_value *ctl, const char *
     const char *cname = slinky_doc_value_path_string(ctl, "metadata.name", "");
     const char *ns = slinky_doc_value_path_string(ctl, "metadata.namespace", st->o.namespace_);
     snprintf(name, sizeof(name), "%s.%lx%04x", cname, (long)t, (unsigned)(rand() & 0xffff));
-    if (slinky_doc_new(&ev) < 0)
+    if (new_v1_object(&ev, "Event", ns, name) < 0)
         return;
     root = slinky_doc_root(ev);
-    slinky_doc_value_set_object(root);
-    slinky_doc_value_object_set_string(root, "apiVersion", "v1");
-    slinky_doc_value_object_set_string(root, "kind", "Event");
-    slinky_doc_value_path_put(&v, root, "metadata.name");
-    slinky_doc_value_set_string(v, name);
-    slinky_doc_value_path_put(&v, root, "metadata.namespace");
-    slinky_doc_value_set_string(v, ns);
     slinky_doc_value_path_put(&v, root, "involvedObject");
     slinky_doc_value_set_object(v);
     slinky_doc_value_object_set_string(v, "apiVersion", "slinky.slurm.net/v1beta1");
@@ -159,16 +176,9 @@ static slinky_status write_configmap(op_state *st, const slinky_doc_value *ctl,
     slinky_status rc;
 
     snprintf(cmname, sizeof(cmname), "%s-config", name);
-    if ((rc = slinky_doc_new(&cm)) < 0)
+    if ((rc = new_v1_object(&cm, "ConfigMap", ns, cmname)) < 0)
         return rc;
     root = slinky_doc_root(cm);
-    slinky_doc_value_set_object(root);
-    slinky_doc_value_object_set_string(root, "apiVersion", "v1");
-    slinky_doc_value_object_set_string(root, "kind", "ConfigMap");
-    slinky_doc_value_path_put(&v, root, "metadata.name");
-    slinky_doc_value_set_string(v, cmname);
-    slinky_doc_value_path_put(&v, root, "metadata.namespace");
-    slinky_doc_value_set_string(v, ns);
     slinky_doc_value_path_put(&v, root, "metadata.labels[\"app.kubernetes.io/managed-by\"]");
     slinky_doc_value_set_string(v, "slinky-operator");
     if (slinky_model_object_new_from_value(&mctl, ctl) == 0 &&
