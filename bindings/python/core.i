@@ -62,6 +62,7 @@ static PyObject *slinky_py_str(const char *s, size_t len)
             {SLINKY_EIO, "slinky.IOError"}, {SLINKY_EGONE, "slinky.GoneError"},
             {SLINKY_EUNSUPPORTED, "slinky.UnsupportedError"}, {SLINKY_EBUSY, "slinky.BusyError"},
             {SLINKY_EFORBIDDEN, "slinky.ForbiddenError"}, {SLINKY_ECANCELED, "slinky.CanceledError"},
+            {SLINKY_EUNAVAILABLE, "slinky.UnavailableError"},
         };
         slinky_py_error_base = PyErr_NewException("slinky.Error", NULL, NULL);
         PyModule_AddObject(m, "Error", slinky_py_error_base);

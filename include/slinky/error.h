@@ -40,7 +40,8 @@ enum slinky_error_code {
     SLINKY_EUNSUPPORTED = -15, /**< operation or version not supported */
     SLINKY_EBUSY = -16,     /**< rate limited or temporarily unavailable (429/503) */
     SLINKY_EFORBIDDEN = -17,   /**< permission denied (HTTP 403, EPERM) */
-    SLINKY_ECANCELED = -18     /**< stopped on request */
+    SLINKY_ECANCELED = -18,    /**< stopped on request */
+    SLINKY_EUNAVAILABLE = -19  /**< the server could not be reached (connect failure, timeout before a reply) */
 };
 
 /** Details of the last failure on this thread. */

@@ -140,6 +140,7 @@ const char *slinky_error_name(int code)
     case SLINKY_EBUSY: return "SLINKY_EBUSY";
     case SLINKY_EFORBIDDEN: return "SLINKY_EFORBIDDEN";
     case SLINKY_ECANCELED: return "SLINKY_ECANCELED";
+    case SLINKY_EUNAVAILABLE: return "SLINKY_EUNAVAILABLE";
     default: return "SLINKY_UNKNOWN";
     }
 }
