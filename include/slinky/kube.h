@@ -32,7 +32,9 @@
  * SLINKY_EAUTH, Forbidden -> SLINKY_EFORBIDDEN, TooManyRequests and
  * ServiceUnavailable -> SLINKY_EBUSY, Timeout -> SLINKY_ETIMEOUT,
  * UnsupportedMediaType/MethodNotAllowed -> SLINKY_EUNSUPPORTED, anything
- * else -> SLINKY_EHTTP.
+ * else -> SLINKY_EHTTP. A server certificate that does not verify (unknown
+ * CA, wrong host name) or an unusable client certificate is SLINKY_EAUTH
+ * with the TLS library's reason in the message; it is never retried.
  *
  * Call slinky_global_init() once before creating a client.
  */

@@ -148,7 +148,7 @@ static int read_file_or(char **out, size_t *len, const char *path, const char *w
 {
     int err = slinky__read_file(out, len, path);
     if (err)
-        slinky__error_prefix("%s", what);
+        slinky__error_prefix("%s: ", what);
     return err;
 }
 
@@ -300,7 +300,7 @@ static int merge_data(merged *m, const char *data, size_t len, const char *file)
     slinky_doc *d = NULL;
     int err = slinky_doc_parse_yaml(&d, data, len);
     if (err) {
-        slinky__error_prefix("%s", file);
+        slinky__error_prefix("%s: ", file);
         return err;
     }
     return merge_doc(m, d, file);

@@ -62,7 +62,7 @@ static int decode_line(slinky_kube_watch_decoder *d, const char *p, size_t n,
     if (err == 0)
         err = slinky_kube__stream_end(s);
     if (err != 0) {
-        slinky__error_prefix("watch event");
+        slinky__error_prefix("watch event: ");
         return err;
     }
     if (!s->has_type)

@@ -76,7 +76,7 @@ static int parse_credential(slinky_kube__creds *out, int64_t *expiry, const char
     slinky_doc *d = NULL;
     int err = slinky_doc_parse_json(&d, data, len);
     if (err) {
-        slinky__error_prefix("exec plugin %s: output is not JSON", ex->command);
+        slinky__error_prefix("exec plugin %s: output is not JSON: ", ex->command);
         return err == SLINKY_ENOMEM ? err : SLINKY_EAUTH;
     }
     const slinky_doc_value *r = slinky_doc_root(d);

@@ -205,7 +205,7 @@ int slinky_kube__list_page(char **rv_out, char **continue_out, slinky_kube_clien
             *continue_out = ctc;
         }
     } else if (err != SLINKY_EGONE && pc.s.err == 0 && resp.status == 0) {
-        slinky__error_prefix("list %s", r->resource);
+        slinky__error_prefix("list %s: ", r->resource);
     }
     if (nitems_out)
         *nitems_out = pc.s.nitems;

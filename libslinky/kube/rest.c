@@ -67,7 +67,7 @@ int slinky_kube__call_doc(slinky_doc **out, slinky_kube_client *c, const char *m
         err = slinky_doc_parse_json(&d, resp.body ? resp.body : "null",
                                     resp.body ? resp.body_len : 4);
         if (err) {
-            slinky__error_prefix("%s %s: reply", method, path);
+            slinky__error_prefix("%s %s: reply: ", method, path);
             slinky_kube__resp_dispose(&resp);
             return err;
         }

@@ -3,7 +3,8 @@
  * (each keeps its live connection) and a CURLSH sharing DNS and TLS sessions;
  * requests from several threads take a handle each. TLS material is passed
  * as in-memory blobs. Idempotent requests are retried with exponential
- * backoff and jitter; 429/503 honour Retry-After for every verb.
+ * backoff and jitter; 429/503 honour Retry-After for every verb. A server
+ * certificate that does not verify is permanent (SLINKY_EAUTH, never retried).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -314,6 +315,23 @@ static size_t on_header(char *data, size_t size, size_t n, void *p)
     return len;
 }
 
+/* TLS failures that another attempt cannot cure: the server's certificate
+ * (or our own, or the CA file) is wrong. */
+static bool tls_permanent(CURLcode rc)
+{
+    switch (rc) {
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_CRL_BADFILE:
+        return true;
+    default:
+        return false;
+    }
+}
+
 static bool method_idempotent(const char *m)
 {
     return strcmp(m, "GET") == 0 || strcmp(m, "HEAD") == 0;
@@ -348,6 +366,9 @@ int slinky_kube__do(slinky_kube__resp *resp, slinky_kube_client *c, const slinky
             break;
         }
         xfer x = {h, req, SLINKY__BUF_INIT, 0, 0, 0, 0};
+        char detail[CURL_ERROR_SIZE];
+        detail[0] = '\0';
+        curl_easy_setopt(h, CURLOPT_ERRORBUFFER, detail);
         curl_easy_setopt(h, CURLOPT_URL, url);
         curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_write);
         curl_easy_setopt(h, CURLOPT_WRITEDATA, &x);
@@ -372,6 +393,7 @@ int slinky_kube__do(slinky_kube__resp *resp, slinky_kube_client *c, const slinky
         CURLcode rc = curl_easy_perform(h);
         if (rc == CURLE_OK || x.status == 0)
             curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &x.status);
+        curl_easy_setopt(h, CURLOPT_ERRORBUFFER, NULL); /* detail goes out of scope */
         curl_slist_free_all(lists[0]);
         curl_slist_free_all(lists[1]);
         if (rc == CURLE_OK || rc == CURLE_WRITE_ERROR)
@@ -390,6 +412,10 @@ int slinky_kube__do(slinky_kube__resp *resp, slinky_kube_client *c, const slinky
                                rc == CURLE_COULDNT_RESOLVE_PROXY;
             if (rc == CURLE_WRITE_ERROR && x.body.failed)
                 err = slinky__error_oom();
+            else if (tls_permanent(rc))
+                err = slinky__error_set(SLINKY_EAUTH, "%s %s: server certificate not accepted: %s",
+                                        req->method, req->path,
+                                        detail[0] ? detail : curl_easy_strerror(rc));
             else if (rc == CURLE_OPERATION_TIMEDOUT)
                 err = slinky__error_set(SLINKY_ETIMEOUT, "%s %s: %s", req->method, req->path,
                                         curl_easy_strerror(rc));
@@ -397,7 +423,7 @@ int slinky_kube__do(slinky_kube__resp *resp, slinky_kube_client *c, const slinky
                 err = slinky__error_set(SLINKY_EHTTP, "%s %s: %s", req->method, req->path,
                                         curl_easy_strerror(rc));
             slinky_kube__status_clear();
-            if ((before_send || idem) && err != SLINKY_ENOMEM)
+            if ((before_send || idem) && err != SLINKY_ENOMEM && err != SLINKY_EAUTH)
                 wait = slinky_kube__backoff_ms(c, attempt);
         } else {
             err = 0;
