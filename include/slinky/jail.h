@@ -334,6 +334,18 @@ SLINKY_API slinky_status slinky_jail_environment(char **out, size_t *count_out,
                                                  const slinky_jail_spec *spec,
                                                  const char *const *envp);
 
+/**
+ * slinky_jail_environment for a job: in addition, CUDA_VISIBLE_DEVICES and
+ * NVIDIA_VISIBLE_DEVICES name the job's allocated GPUs as the jail shows them,
+ * renumbered from 0 ("0,1" for two GPUs), whatever envp held; with no GPU
+ * allocated both are removed. slinky_jail_enter and slinky_jail_run apply the
+ * same environment.
+ */
+SLINKY_API slinky_status slinky_jail_job_environment(char **out, size_t *count_out,
+                                                     const slinky_jail_spec *spec,
+                                                     const slinky_jail_job *job,
+                                                     const char *const *envp);
+
 SLINKY_END_DECLS
 
 #endif

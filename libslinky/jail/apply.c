@@ -323,7 +323,8 @@ static int build_root(int rootfd, const slinky_jail_spec *spec)
         snprintf(src, sizeof(src), "%s/%s", strcmp(spec->root_path, "/") ? spec->root_path : "",
                  t->name);
         rc = bind_fresh(rootfd, rootfd, t->name, src, t->is_dir, true,
-                        attr_flags(spec->root_read_only, false, false, false), dst);
+                        attr_flags(spec->root_read_only, spec->root_nosuid, spec->root_nodev, false),
+                        dst);
     }
     slinky_jail__host_top_free(top, n);
     if (rc == 0 && mkdirat(rootfd, "proc", 0555) < 0 && errno != EEXIST)
@@ -508,11 +509,11 @@ static int switch_identity(const slinky_jail__ctx *ctx)
     return 0;
 }
 
-static int apply_env(const slinky_jail_spec *spec)
+static int apply_env(const slinky_jail_spec *spec, const slinky_jail__ctx *ctx)
 {
     char **env = NULL;
     size_t n = 0;
-    int rc = slinky_jail__env_build(&env, &n, spec, (const char *const *)environ);
+    int rc = slinky_jail__env_build(&env, &n, spec, ctx, (const char *const *)environ);
     if (rc < 0)
         return rc;
     clearenv();
@@ -600,7 +601,7 @@ int slinky_jail__enter_ctx(const slinky_jail_spec *spec, slinky_jail__ctx *cx, u
         rc = sys_err(errno, "sethostname", spec->hostname);
         goto out;
     }
-    if (!(flags & SLINKY_JAIL_ENTER_KEEP_ENV) && (rc = apply_env(spec)) < 0)
+    if (!(flags & SLINKY_JAIL_ENTER_KEEP_ENV) && (rc = apply_env(spec, &ctx)) < 0)
         goto out;
     if (spec->no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
         rc = sys_err(errno, "cannot set no_new_privs", NULL);

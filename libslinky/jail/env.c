@@ -31,6 +31,46 @@ static int env_put(char ***env, size_t *n, const char *key, const char *val)
     return rc;
 }
 
+static void env_unset(char **env, size_t *n, const char *key)
+{
+    size_t k = strlen(key);
+    for (size_t i = 0; i < *n; i++) {
+        if (!strncmp(env[i], key, k) && env[i][k] == '=') {
+            free(env[i]);
+            memmove(env + i, env + i + 1, (*n - i - 1) * sizeof(*env));
+            (*n)--;
+            env[*n] = NULL;
+            return;
+        }
+    }
+}
+
+/*
+ * The GPU variables inside the jail name the allocated GPUs as the jail shows them:
+ * renumbered from 0, whatever the caller's environment (or a user's export) held.
+ */
+static int gpu_env(char ***env, size_t *n, size_t ngpus)
+{
+    static const char *const keys[] = {"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES"};
+    if (ngpus == 0) {
+        for (size_t i = 0; i < SLINKY__ARRAY_SIZE(keys); i++)
+            env_unset(*env, n, keys[i]);
+        return 0;
+    }
+    slinky__buf b = SLINKY__BUF_INIT;
+    for (size_t i = 0; i < ngpus; i++)
+        slinky__buf_printf(&b, "%s%zu", i ? "," : "", i);
+    if (b.failed) {
+        slinky__buf_dispose(&b);
+        return SLINKY_ENOMEM;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < SLINKY__ARRAY_SIZE(keys) && rc == 0; i++)
+        rc = env_put(env, n, keys[i], b.data);
+    slinky__buf_dispose(&b);
+    return rc;
+}
+
 /* prepend dirs (in order) to a ':' list, dropping entries already present */
 static int prepend(char ***env, size_t *n, const char *key, char *const *dirs, size_t ndirs,
                    const char *fallback)
@@ -70,7 +110,7 @@ static int prepend(char ***env, size_t *n, const char *key, char *const *dirs, s
 }
 
 int slinky_jail__env_build(char ***out, size_t *n_out, const slinky_jail_spec *spec,
-                           const char *const *envp)
+                           const slinky_jail__ctx *ctx, const char *const *envp)
 {
     char **env = NULL;
     size_t n = 0;
@@ -95,7 +135,8 @@ int slinky_jail__env_build(char ***out, size_t *n_out, const slinky_jail_spec *s
             goto fail;
     if ((rc = prepend(&env, &n, "PATH", spec->path_prepend, spec->npath_prepend,
                       "/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin")) < 0 ||
-        (rc = prepend(&env, &n, "LD_LIBRARY_PATH", spec->ld_prepend, spec->nld_prepend, NULL)) < 0)
+        (rc = prepend(&env, &n, "LD_LIBRARY_PATH", spec->ld_prepend, spec->nld_prepend, NULL)) < 0 ||
+        (ctx && (rc = gpu_env(&env, &n, ctx->ngpus)) < 0))
         goto fail;
     if (!env && !(env = slinky__calloc(1, sizeof(char *)))) {
         rc = SLINKY_ENOMEM;
@@ -109,29 +150,44 @@ fail:
     return rc;
 }
 
-slinky_status slinky_jail_environment(char **out, size_t *count_out, const slinky_jail_spec *spec,
-                                      const char *const *envp)
+static int environment(char **out, size_t *count_out, const slinky_jail_spec *spec,
+                       const slinky_jail__ctx *ctx, const char *const *envp)
 {
-    if (!out || !spec)
-        return slinky__error_set(SLINKY_EINVALID, "jail: NULL argument");
     char **env = NULL;
     size_t n = 0;
-    int rc = slinky_jail__env_build(&env, &n, spec, envp);
+    int rc = slinky_jail__env_build(&env, &n, spec, ctx, envp);
     if (rc < 0)
         return rc;
     slinky__buf b = SLINKY__BUF_INIT;
     for (size_t i = 0; i < n; i++)
         slinky__buf_put(&b, env[i], strlen(env[i]) + 1);
     slinky_jail__strv_free(env, n);
-    if (b.failed) {
-        slinky__buf_dispose(&b);
-        return SLINKY_ENOMEM;
-    }
-    char *s = slinky__buf_detach(&b, NULL);
-    if (!s)
-        return SLINKY_ENOMEM;
-    *out = s;
+    if ((rc = slinky__buf_finish(out, NULL, &b)) < 0)
+        return rc;
     if (count_out)
         *count_out = n;
     return 0;
+}
+
+slinky_status slinky_jail_environment(char **out, size_t *count_out, const slinky_jail_spec *spec,
+                                      const char *const *envp)
+{
+    if (!out || !spec)
+        return slinky__error_set(SLINKY_EINVALID, "jail: NULL argument");
+    return environment(out, count_out, spec, NULL, envp);
+}
+
+slinky_status slinky_jail_job_environment(char **out, size_t *count_out,
+                                          const slinky_jail_spec *spec,
+                                          const slinky_jail_job *job, const char *const *envp)
+{
+    if (!out || !spec || !job)
+        return slinky__error_set(SLINKY_EINVALID, "jail: NULL argument");
+    slinky_jail__ctx ctx;
+    int rc = slinky_jail__ctx_resolve(&ctx, spec, job, false);
+    if (rc < 0)
+        return rc;
+    rc = environment(out, count_out, spec, &ctx, envp);
+    slinky_jail__ctx_dispose(&ctx);
+    return rc;
 }

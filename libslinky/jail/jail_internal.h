@@ -38,6 +38,7 @@ typedef struct slinky_jail__mount {
 struct slinky_jail_spec {
     char *root_path; /* "/" = host root */
     bool root_read_only;
+    bool root_nosuid, root_nodev; /* the root's binds (default true) */
     char *scratch;
     bool ns_pid, ns_ipc, ns_uts; /* mount namespace is always on */
     char *hostname;              /* uts: NULL keeps the node name */
@@ -125,8 +126,11 @@ SLINKY_HIDDEN int slinky_jail__valid_job_id(const char *id);
 SLINKY_HIDDEN bool slinky_jail__valid_size(const char *s);
 
 /* env.c */
+/* ctx NULL: no job known, GPU variables pass as the rest; else CUDA_VISIBLE_DEVICES and
+ * NVIDIA_VISIBLE_DEVICES name the job's GPUs renumbered from 0 (unset with none). */
 SLINKY_HIDDEN int slinky_jail__env_build(char ***out, size_t *n_out,
                                          const slinky_jail_spec *spec,
+                                         const slinky_jail__ctx *ctx,
                                          const char *const *envp);
 
 /* scratch.c */

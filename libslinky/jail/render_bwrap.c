@@ -160,10 +160,25 @@ static int render(args *a, const slinky_jail_spec *spec, const slinky_jail__ctx 
     }
     add2(a, "--remount-ro", "/");
     /* environment: only the differences from the caller's */
-    if ((rc = slinky_jail__env_build(&env, &nenv, spec, (const char *const *)environ)) < 0)
+    if ((rc = slinky_jail__env_build(&env, &nenv, spec, ctx, (const char *const *)environ)) < 0)
         return rc;
     if (spec->env_clear)
         add(a, "--clearenv");
+    for (size_t i = 0; !spec->env_clear && environ[i]; i++) {
+        /* what the jail drops from the caller's (the GPU variables with no GPU) */
+        size_t k = strcspn(environ[i], "=");
+        bool kept = false;
+        for (size_t j = 0; j < nenv && !kept; j++)
+            kept = !strncmp(env[j], environ[i], k) && env[j][k] == '=';
+        if (!kept && environ[i][k] == '=') {
+            char key[256];
+            if (k < sizeof(key)) {
+                memcpy(key, environ[i], k);
+                key[k] = '\0';
+                add2(a, "--unsetenv", key);
+            }
+        }
+    }
     for (size_t i = 0; i < nenv; i++) {
         char *eq = strchr(env[i], '=');
         *eq = '\0';

@@ -149,7 +149,7 @@ static int render_doc(slinky_doc **out, const slinky_jail_spec *spec, const slin
     } else {
         TRY(arr_str(a, "/bin/sh"));
     }
-    TRY(slinky_jail__env_build(&env, &nenv, spec, (const char *const *)environ));
+    TRY(slinky_jail__env_build(&env, &nenv, spec, ctx, (const char *const *)environ));
     TRY(put_arr(&a, p, "env"));
     for (size_t i = 0; i < nenv; i++)
         TRY(arr_str(a, env[i]));
@@ -183,7 +183,7 @@ static int render_doc(slinky_doc **out, const slinky_jail_spec *spec, const slin
         snprintf(dest, sizeof(dest), "/%s", top[i].name);
         snprintf(buf, sizeof(buf), "%s/%s", strcmp(spec->root_path, "/") ? spec->root_path : "",
                  top[i].name);
-        bind_opts(opts, true, spec->root_read_only, false, false, false);
+        bind_opts(opts, true, spec->root_read_only, spec->root_nosuid, spec->root_nodev, false);
         TRY(oci_mount(mounts, dest, "bind", buf, opts));
     }
     char *hide = slinky_jail__scratch_in_jail(spec);

@@ -188,7 +188,7 @@ slinky_status slinky_jail_run(int *exit_out, const slinky_jail_spec *spec,
     size_t nenv = 0, argc = 0, stack_size = 256 * 1024, page = (size_t)sysconf(_SC_PAGESIZE);
     while (argv[argc])
         argc++;
-    if ((rc = slinky_jail__env_build(&a.env, &nenv, spec, (const char *const *)environ)) < 0) {
+    if ((rc = slinky_jail__env_build(&a.env, &nenv, spec, &ctx, (const char *const *)environ)) < 0) {
         slinky_jail__ctx_dispose(&ctx);
         return rc;
     }

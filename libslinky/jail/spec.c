@@ -11,6 +11,8 @@ slinky_jail_spec *slinky_jail__spec_alloc(void)
     if (!s)
         return NULL;
     s->root_read_only = true;
+    s->root_nosuid = true;
+    s->root_nodev = true;
     s->ns_pid = true;
     s->ns_uts = true;
     s->as_job_user = true;

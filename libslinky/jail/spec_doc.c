@@ -189,10 +189,12 @@ static int read_spec(slinky_jail_spec *s, const slinky_doc_value *root)
 
     slinky_doc_value *v = slinky_doc_value_get(root, "root");
     if (v && !slinky_doc_value_is_null(v)) {
-        static const char *const k[] = {"path", "readOnly", NULL};
+        static const char *const k[] = {"path", "readOnly", "nosuid", "nodev", NULL};
         if ((rc = expect(v, SLINKY_DOC_OBJECT, "root")) < 0 || (rc = only_keys(v, "root", k)) < 0 ||
             (rc = get_str(&s->root_path, v, "path", "root")) < 0 ||
-            (rc = get_bool(&s->root_read_only, v, "readOnly", "root")) < 0)
+            (rc = get_bool(&s->root_read_only, v, "readOnly", "root")) < 0 ||
+            (rc = get_bool(&s->root_nosuid, v, "nosuid", "root")) < 0 ||
+            (rc = get_bool(&s->root_nodev, v, "nodev", "root")) < 0)
             return rc;
     }
     if ((rc = get_str(&s->scratch, root, "scratch", "")) < 0)
@@ -421,6 +423,8 @@ slinky_status slinky_jail_spec_to_doc(slinky_doc **out, const slinky_jail_spec *
     TRY(put_obj(&o, r, "root"));
     TRY(slinky_doc_value_object_set_string(o, "path", s->root_path));
     TRY(slinky_doc_value_object_set_bool(o, "readOnly", s->root_read_only));
+    TRY(slinky_doc_value_object_set_bool(o, "nosuid", s->root_nosuid));
+    TRY(slinky_doc_value_object_set_bool(o, "nodev", s->root_nodev));
     TRY(slinky_doc_value_object_set_string(r, "scratch", s->scratch));
     TRY(put_obj(&o, r, "namespaces"));
     TRY(slinky_doc_value_object_set_bool(o, "mount", true));

@@ -40,6 +40,9 @@ if mount -o remount,rw / 2>/dev/null; then echo remount=allowed; else echo remou
 if unshare -rm sh -c "mount -o remount,rw / && touch /escaped" 2>/dev/null; then echo userns_remount=allowed; else echo userns_remount=denied; fi
 if touch /etc/slinky-jail-escape 2>/dev/null; then echo etc=rw; else echo etc=ro; fi
 echo pid1=$(cat /proc/1/comm)
+echo usr_flags=$(awk '\''$5 == "/usr" { n = split($6, f, ","); for (i = 1; i <= n; i++) if (f[i] == "nosuid" || f[i] == "nodev") printf "%s ", f[i] }'\'' /proc/self/mountinfo)
+echo cuda=${CUDA_VISIBLE_DEVICES-unset} nvidia=${NVIDIA_VISIBLE_DEVICES-unset}
+if unshare --user --map-root-user --mount --pid --fork --mount-proc true; then echo nested_userns=ok; else echo nested_userns=fail; fi
 '
 expected="home=marker-$$
 shared=ro
@@ -53,7 +56,10 @@ capbnd=0000000000000000
 nnp=1
 remount=denied
 userns_remount=denied
-etc=ro"
+etc=ro
+usr_flags=nosuid nodev
+cuda=unset nvidia=unset
+nested_userns=ok"
 
 compare() { # runner output
   local r=$1 out=$2
@@ -63,6 +69,8 @@ compare() { # runner output
   if [ "$(cat "$W/local/from-$r" 2>/dev/null)" = "$r" ]; then ok "$r: /local write persists after exit"; else bad "$r: /local persists"; fi
 }
 scratch_gone() { [ ! -e "$W/scratch/job-$1" ]; }
+# the caller's GPU variables must not reach a jail with no GPU allocated
+export CUDA_VISIBLE_DEVICES=5,7 NVIDIA_VISIBLE_DEVICES=5,7
 
 # 1. the applier
 out=$(RUNNER=applier "$J" run --spec "$W/jail.yaml" --job 101 --user "$U" -- sh -c "$PROBE" 2>&1)

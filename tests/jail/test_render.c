@@ -153,6 +153,7 @@ static void test_oci(void **state)
     assert_string_equal(slinky_doc_value_path_string(m, "source", ""), "/nvme/jobs/job-7/tmp");
     m = mount_at(r, "/usr");
     assert_true(m && has_opt(m, "rbind") && has_opt(m, "ro"));
+    assert_true(has_opt(m, "nosuid") && has_opt(m, "nodev"));
     assert_non_null(mount_at(r, "/dev/nvidia0"));
     assert_non_null(mount_at(r, "/dev/nvidia1"));
     assert_null(mount_at(r, "/dev/nvidia2"));
@@ -160,6 +161,60 @@ static void test_oci(void **state)
     assert_string_equal(slinky_doc_value_path_string(m, "type", ""), "proc");
     slinky_doc_free(d);
     slinky_free(json);
+    slinky_jail_spec_free(s);
+}
+
+/* value of KEY in a NUL-separated environment, or NULL */
+static const char *env_at(const char *env, const char *key)
+{
+    size_t k = strlen(key);
+    for (const char *e = env; *e; e += strlen(e) + 1)
+        if (!strncmp(e, key, k) && e[k] == '=')
+            return e + k + 1;
+    return NULL;
+}
+
+static void test_job_environment(void **state)
+{
+    (void)state;
+    slinky_jail_spec *s = worker();
+    const char *envp[] = {"HOME=/home/u4242", "CUDA_VISIBLE_DEVICES=5,7",
+                          "NVIDIA_VISIBLE_DEVICES=all", NULL};
+    static const struct {
+        const char *gpus, *want;
+    } cases[] = {{"2,5", "0,1"}, {"3", "0"}, {"0-3", "0,1,2,3"}, {NULL, NULL}, {"", NULL}};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        slinky_jail_job job = job7(cases[i].gpus);
+        char *env = NULL;
+        size_t n = 0;
+        assert_int_equal(slinky_jail_job_environment(&env, &n, s, &job, envp), 0);
+        const char *c = env_at(env, "CUDA_VISIBLE_DEVICES"), *v = env_at(env, "NVIDIA_VISIBLE_DEVICES");
+        if (cases[i].want) {
+            assert_non_null(c);
+            assert_string_equal(c, cases[i].want);
+            assert_non_null(v);
+            assert_string_equal(v, cases[i].want);
+        } else {
+            assert_null(c);
+            assert_null(v);
+        }
+        assert_string_equal(env_at(env, "HOME"), "/home/u4242");
+        slinky_free(env);
+    }
+    /* without a job the variables pass like any other */
+    char *env = NULL;
+    assert_int_equal(slinky_jail_environment(&env, NULL, s, envp), 0);
+    assert_string_equal(env_at(env, "CUDA_VISIBLE_DEVICES"), "5,7");
+    slinky_free(env);
+    /* the OCI process gets the renumbered list too */
+    setenv("CUDA_VISIBLE_DEVICES", "5,7", 1);
+    slinky_jail_job job = job7("4,6");
+    char *json = NULL;
+    assert_int_equal(slinky_jail_render_oci(&json, s, &job, NULL, "/bundle/rootfs"), 0);
+    assert_non_null(strstr(json, "\"CUDA_VISIBLE_DEVICES=0,1\""));
+    assert_null(strstr(json, "CUDA_VISIBLE_DEVICES=5,7"));
+    slinky_free(json);
+    unsetenv("CUDA_VISIBLE_DEVICES");
     slinky_jail_spec_free(s);
 }
 
@@ -247,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_symlinked_destinations),
         cmocka_unit_test(test_oci),
         cmocka_unit_test(test_slurm),
+        cmocka_unit_test(test_job_environment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

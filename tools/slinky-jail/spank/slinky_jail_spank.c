@@ -147,14 +147,14 @@ static void step_gpus(spank_t sp, uint32_t stepid, char *buf, int len)
         buf[0] = '\0';
 }
 
-static int apply_env(spank_t sp)
+static int apply_env(spank_t sp, const slinky_jail_job *job)
 {
     char **env = NULL;
     if (spank_get_item(sp, S_JOB_ENV, &env) != ESPANK_SUCCESS || !env)
         return 0;
     char *out = NULL;
     size_t n = 0;
-    if (slinky_jail_environment(&out, &n, g_spec, (const char *const *)env) < 0) {
+    if (slinky_jail_job_environment(&out, &n, g_spec, job, (const char *const *)env) < 0) {
         slurm_error("slinky_jail: %s", slinky_error_last()->message);
         return -1;
     }
@@ -209,7 +209,7 @@ int slurm_spank_task_init_privileged(spank_t sp, int ac, char **av)
     }
     step_gpus(sp, stepid, gpus, sizeof(gpus));
     job.gpus = gpus;
-    if (apply_env(sp) < 0)
+    if (apply_env(sp, &job) < 0)
         return -1;
     /* A batch step execs the script slurmd wrote into its spool folder: make that
      * folder visible (read-only) in the jail at the same path. */
