@@ -111,3 +111,24 @@ hx_apt_install() {
 hx_sock_dir_for() {
   if [ ${#1} -le 70 ]; then echo "$1/s"; else mktemp -d /tmp/hxs.XXXXXX; fi
 }
+
+# hx_debian_mirror [ROOT]: the Debian mirror this machine's apt already uses, for debootstrap:
+# $SLURM24_MIRROR when set, else the first `URIs:` of ROOT/etc/apt/sources.list.d/debian.sources
+# (deb822), else the first `deb` line's URI in ROOT/etc/apt/sources.list. Prints it; returns 1
+# (message on stderr) when none is found. Sites with their own mirror or proxy work unchanged.
+hx_debian_mirror() {
+  local root=${1:-} m=
+  if [ -n "${SLURM24_MIRROR:-}" ]; then echo "$SLURM24_MIRROR"; return 0; fi
+  if [ -r "$root/etc/apt/sources.list.d/debian.sources" ]; then
+    m=$(awk 'tolower($1) == "uris:" && NF >= 2 { print $2; exit }' "$root/etc/apt/sources.list.d/debian.sources")
+  fi
+  if [ -z "$m" ] && [ -r "$root/etc/apt/sources.list" ]; then
+    # deb [options] URI suite components; options may hold spaces inside the brackets
+    m=$(sed -n 's/^[[:space:]]*deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]\+\).*/\2/p' "$root/etc/apt/sources.list" | head -n 1)
+  fi
+  if [ -z "$m" ]; then
+    echo "no Debian mirror in $root/etc/apt/sources.list.d/debian.sources or $root/etc/apt/sources.list; set SLURM24_MIRROR" >&2
+    return 1
+  fi
+  echo "$m"
+}

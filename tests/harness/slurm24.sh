@@ -13,7 +13,8 @@
 # Env: SLURM24_ROOT    chroot (default /var/cache/slinky/trixie)
 #      SLURM24_DIR     cluster dir AS SEEN INSIDE the chroot (default for up: new /tmp/s24.XXXXXX,
 #                      printed); on the host it is $SLURM24_ROOT$SLURM24_DIR
-#      SLURM24_MIRROR  Debian mirror for debootstrap (default http://deb.debian.org/debian)
+#      SLURM24_MIRROR  Debian mirror for debootstrap (default: the one apt uses here, first
+#                      URIs: of /etc/apt/sources.list.d/debian.sources, else sources.list)
 #      SLURM_CI_PORT_BASE, SLURM_CI_NODES, SLURM_CI_EXTRA_CONF, SLURM_CI_NODE_EXTRA,
 #      SLURM_CI_GRES_CONF, SLURM_CI_PLUGSTACK, SLURM_CI_CGROUP_CONF (default CgroupPlugin=disabled)
 #      -- as in slurm-ci.sh. Ports: +1 slurmctld, +3 slurmrestd, +10.. slurmd.
@@ -23,7 +24,6 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/lib.sh"
 
 R=${SLURM24_ROOT:-/var/cache/slinky/trixie}
-MIRROR=${SLURM24_MIRROR:-http://deb.debian.org/debian}
 PKGS=slurmctld,slurmd,slurm-client,slurm-wlm-basic-plugins,slurmrestd,slurm-wlm-jwt-plugin,curl
 T0=${EPOCHREALTIME//[.,]/}
 hx_close_fds
@@ -52,6 +52,8 @@ build() {
   exec 9>"$R.lock"; flock 9                  # one build per machine; others wait for it
   if [ -x "$R/usr/sbin/slurmctld" ] && [ -e "$R/.slinky-ready" ]; then exec 9>&-; return 0; fi
   hx_apt_install debootstrap || die "cannot install debootstrap"
+  local MIRROR
+  MIRROR=$(hx_debian_mirror) || die "no Debian mirror for debootstrap"
   local tmp=$R.build.$$
   rm -rf "$tmp"
   log "debootstrap trixie into $R (about 60 s, ~290 MB)"
