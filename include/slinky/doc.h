@@ -64,7 +64,8 @@ SLINKY_API slinky_doc *slinky_doc_value_doc(const slinky_doc_value *v);
  * Parse JSON (RFC 8259, strict: no comments, no trailing commas, no NaN,
  * UTF-8 validated, lone surrogates rejected) into a new document.
  * Exactly one value; trailing non-space input is an error.
- * Nesting deeper than 1000 levels is rejected.
+ * Nesting deeper than 1000 levels is rejected. A repeated key in an object
+ * takes the last value (slinky_model_object_parse_json refuses it).
  */
 SLINKY_API slinky_status slinky_doc_parse_json(slinky_doc **out, const char *data, size_t len);
 
@@ -77,6 +78,9 @@ SLINKY_API slinky_status slinky_doc_parse_json(slinky_doc **out, const char *dat
  * merge keys (<<) are applied. Leading documents that are empty or null are
  * skipped; an empty stream gives a null root. Mapping keys that are not
  * scalars are rejected; scalar keys are taken as written ("1: x" has key "1").
+ * A key written twice in one mapping is SLINKY_EPARSE naming both lines, as
+ * go-yaml says it ("line 5: duplicate key \"a\" (already defined at line 3)");
+ * keys brought in by a merge key may be overridden.
  */
 SLINKY_API slinky_status slinky_doc_parse_yaml(slinky_doc **out, const char *data, size_t len);
 

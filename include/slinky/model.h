@@ -120,10 +120,15 @@ SLINKY_API slinky_status slinky_model_object_new_from_value(slinky_model_object 
 SLINKY_API slinky_status slinky_model_object_new_from_value_kind(slinky_model_object **out,
                                                                  slinky_model_kind kind,
                                                                  const slinky_doc_value *v);
-/** Parse JSON (see slinky_doc_parse_json), then as _new_from_value. */
+/**
+ * Parse JSON (see slinky_doc_parse_json), then as _new_from_value. A key
+ * written twice in one object is SLINKY_EPARSE naming both lines (as the API
+ * server's strict field validation and kubectl), not "the last one wins".
+ */
 SLINKY_API slinky_status slinky_model_object_parse_json(slinky_model_object **out,
                                                         const char *data, size_t len);
-/** Parse the first YAML document (see slinky_doc_parse_yaml), then as _new_from_value. */
+/** Parse the first YAML document (see slinky_doc_parse_yaml: duplicate keys are an
+ * error there), then as _new_from_value. */
 SLINKY_API slinky_status slinky_model_object_parse_yaml(slinky_model_object **out,
                                                         const char *data, size_t len);
 /** Parse JSON when the first non-blank byte is `{`, YAML otherwise. */

@@ -120,6 +120,34 @@ static long ob_find(objbuild *ob, const char *key, size_t keylen, size_t *slot)
     }
 }
 
+static int pos_line(const slinky_doc__builder *b, size_t pos, int *col)
+{
+    int line = (int)pos;
+    *col = 0;
+    if (b->src)
+        slinky_doc__position(b->src, b->src_len, pos, &line, col);
+    return line;
+}
+
+/* Entry i repeats an earlier key written in the same mapping (not merged in):
+ * the error names both lines, as go-yaml does. 0 when no earlier entry is explicit. */
+static int check_dup(slinky_doc__builder *b, const slinky_doc__entry *e, size_t i)
+{
+    for (size_t j = 0; j < i; j++) {
+        if (e[j].flags & SLINKY_DOC__ENTRY_MERGE || e[j].keylen != e[i].keylen ||
+            memcmp(e[j].key, e[i].key, e[i].keylen) != 0)
+            continue;
+        int c1, c2;
+        int l1 = pos_line(b, e[j].pos, &c1), l2 = pos_line(b, e[i].pos, &c2);
+        b->dup_failed = 1;
+        return slinky__error_set_pos(SLINKY_EPARSE, l2, c2,
+                                     "line %d: duplicate key \"%.*s\" (already defined at line %d)",
+                                     l2, (int)(e[i].keylen > 200 ? 200 : e[i].keylen), e[i].key,
+                                     l1);
+    }
+    return 0;
+}
+
 static void ob_add(objbuild *ob, const char *key, size_t keylen, slinky_doc_value *v, size_t slot)
 {
     slinky_doc__member *mm = &ob->m[ob->n++];
@@ -130,16 +158,18 @@ static void ob_add(objbuild *ob, const char *key, size_t keylen, slinky_doc_valu
         ob->table[slot] = ob->n;
 }
 
-static void ob_put(objbuild *ob, const char *key, size_t keylen, slinky_doc_value *v, int replace)
+/* 1 when the key was there already */
+static int ob_put(objbuild *ob, const char *key, size_t keylen, slinky_doc_value *v, int replace)
 {
     size_t slot = 0;
     long i = ob_find(ob, key, keylen, &slot);
     if (i >= 0) {
         if (replace)
             ob->m[i].value = v;
-        return;
+        return 1;
     }
     ob_add(ob, key, keylen, v, slot);
+    return 0;
 }
 
 /* Objects without merge entries and with few members: a 64-bit filter skips most compares. */
@@ -163,6 +193,9 @@ static int build_small(slinky_doc__builder *b, slinky_doc_value *obj, const slin
                     break;
             }
             if (j < out) {
+                int rc = b->unique_keys ? check_dup(b, e, i) : 0;
+                if (rc < 0)
+                    return rc;
                 m[j].value = e[i].value;
                 continue;
             }
@@ -226,7 +259,11 @@ int slinky_doc__build_object(slinky_doc__builder *b, slinky_doc_value *obj,
     }
     for (size_t i = 0; i < n; i++) {
         if (!(e[i].flags & SLINKY_DOC__ENTRY_MERGE)) {
-            ob_put(&ob, e[i].key, e[i].keylen, e[i].value, 1);
+            int rc = 0;
+            if (ob_put(&ob, e[i].key, e[i].keylen, e[i].value, 1) && b->unique_keys)
+                rc = check_dup(b, e, i);
+            if (rc < 0)
+                return rc;
             continue;
         }
         const slinky_doc_value *mv = e[i].value;

@@ -152,6 +152,7 @@ typedef struct slinky_doc__entry {
     size_t keylen;
     slinky_doc_value *value;
     unsigned flags;
+    size_t pos; /* where the key was: a byte offset into builder.src, or a line without src */
 } slinky_doc__entry;
 
 typedef struct slinky_doc__frame {
@@ -161,6 +162,7 @@ typedef struct slinky_doc__frame {
     const char *key; /* pending key (in the arena) */
     size_t keylen;
     unsigned key_flags;
+    size_t key_pos; /* see slinky_doc__entry.pos */
     char *anchor; /* YAML anchor of the container (malloc'd), or NULL */
 } slinky_doc__frame;
 
@@ -182,6 +184,13 @@ typedef struct slinky_doc__builder {
     uint32_t *hash; /* scratch table for de-duplicating keys */
     size_t hash_cap;
     slinky_doc_value *result; /* top-level value once complete */
+    /* unique_keys: a key written twice in one mapping is an error naming both lines
+     * (merged-in keys may still be overridden); src/src_len turn entry positions
+     * (byte offsets) into lines, without src they are lines already */
+    int unique_keys;
+    int dup_failed; /* the error set is a duplicate key */
+    const char *src;
+    size_t src_len;
 } slinky_doc__builder;
 
 SLINKY_HIDDEN void slinky_doc__builder_init(slinky_doc__builder *b, slinky_doc *doc);
@@ -200,6 +209,7 @@ static inline int slinky_doc__builder_open(slinky_doc__builder *b, int is_object
     f->key = NULL;
     f->keylen = 0;
     f->key_flags = 0;
+    f->key_pos = 0;
     f->anchor = NULL;
     return 0;
 }
@@ -223,6 +233,7 @@ static inline int slinky_doc__builder_add(slinky_doc__builder *b, slinky_doc_val
         e->key = f->key;
         e->keylen = f->keylen;
         e->flags = f->key_flags;
+        e->pos = f->key_pos;
         if (f->key_flags)
             b->saw_merge = 1;
         f->have_key = 0;
@@ -264,6 +275,13 @@ SLINKY_HIDDEN int slinky_doc__yaml_resolve(slinky_doc_value *v, const char *s, s
 SLINKY_HIDDEN slinky_doc_type slinky_doc__yaml_resolve_type(const char *s, size_t len);
 
 /** Line and column (1-based) of byte offset off in data. */
+/* slinky_doc_parse_json; unique_keys: a key twice in one object is SLINKY_EPARSE naming
+ * both lines (as the API server's strict field validation) instead of the last one winning. */
+SLINKY_HIDDEN int slinky_doc__parse_json(slinky_doc **out, const char *data, size_t len,
+                                         bool unique_keys);
+/* slinky_doc_load_file with slinky_doc__parse_json's unique_keys */
+SLINKY_HIDDEN int slinky_doc__load_file(slinky_doc **out, const char *path, bool unique_keys);
+
 SLINKY_HIDDEN void slinky_doc__position(const char *data, size_t len, size_t off, int *line,
                                         int *col);
 

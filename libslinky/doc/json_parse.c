@@ -124,6 +124,7 @@ static int cb_map_key(void *ctx, const unsigned char *key, size_t len)
     slinky_doc__frame *f = &c->b.frames[c->b.depth - 1];
     f->key = k;
     f->keylen = len;
+    f->key_pos = yajl_get_bytes_consumed(c->h);
     f->have_key = 1;
     return 1;
 }
@@ -280,6 +281,11 @@ static int parse_error_at(const char *data, size_t len, size_t off, const char *
 
 slinky_status slinky_doc_parse_json(slinky_doc **out, const char *data, size_t len)
 {
+    return slinky_doc__parse_json(out, data, len, false);
+}
+
+int slinky_doc__parse_json(slinky_doc **out, const char *data, size_t len, bool unique_keys)
+{
     if (!out || (!data && len))
         return slinky__error_set(SLINKY_EINVALID, "slinky_doc_parse_json: NULL argument");
     if (!data)
@@ -305,6 +311,9 @@ slinky_status slinky_doc_parse_json(slinky_doc **out, const char *data, size_t l
         return rc;
     jctx c;
     slinky_doc__builder_init(&c.b, doc);
+    c.b.unique_keys = unique_keys;
+    c.b.src = data + skip;
+    c.b.src_len = len - skip;
     c.rc = 0;
     c.err_at = 0;
     c.end = 0;
@@ -330,7 +339,7 @@ slinky_status slinky_doc_parse_json(slinky_doc **out, const char *data, size_t l
         at_end = 1;
     }
     if (st != yajl_status_ok) {
-        if (c.rc == SLINKY_EPARSE) {
+        if (c.rc == SLINKY_EPARSE && !c.b.dup_failed) {
             rc = parse_error_at(orig, origlen, skip + c.err_at,
                                 "nesting deeper than 1000 levels");
         } else if (c.rc < 0) {

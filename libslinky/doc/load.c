@@ -7,6 +7,11 @@
 
 slinky_status slinky_doc_load_file(slinky_doc **out, const char *path)
 {
+    return slinky_doc__load_file(out, path, false);
+}
+
+int slinky_doc__load_file(slinky_doc **out, const char *path, bool unique_keys)
+{
     if (!out || !path)
         return slinky__error_set(SLINKY_EINVALID, "slinky_doc_load_file: NULL argument");
     char *data;
@@ -20,7 +25,8 @@ slinky_status slinky_doc_load_file(slinky_doc **out, const char *path)
     while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r'))
         i++;
     bool json = i < len && (data[i] == '{' || data[i] == '[');
-    rc = json ? slinky_doc_parse_json(out, data, len) : slinky_doc_parse_yaml(out, data, len);
+    rc = json ? slinky_doc__parse_json(out, data, len, unique_keys)
+              : slinky_doc_parse_yaml(out, data, len);
     free(data);
     if (rc < 0)
         slinky__error_prefix("%s: ", path);

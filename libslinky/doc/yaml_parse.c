@@ -183,9 +183,10 @@ static bool expecting_key(const yctx *c)
     return f->is_object && !f->have_key;
 }
 
-static void set_key(yctx *c, const char *key, size_t len, unsigned flags)
+static void set_key(yctx *c, const char *key, size_t len, unsigned flags, const yaml_mark_t *mark)
 {
     slinky_doc__frame *f = &c->b.frames[c->b.depth - 1];
+    f->key_pos = mark->line + 1;
     f->key = key;
     f->keylen = len;
     f->key_flags = flags;
@@ -243,7 +244,7 @@ static int on_event(yctx *c, yaml_event_t *ev)
                 if (rc < 0)
                     return rc;
             }
-            set_key(c, k, len, flags);
+            set_key(c, k, len, flags, mark);
             return 0;
         }
         rc = scalar_value(v, ev);
@@ -268,7 +269,7 @@ static int on_event(yctx *c, yaml_event_t *ev)
                 return err_at(mark, SLINKY_EPARSE, "mapping keys must be scalars");
             if (rc < 0)
                 return rc;
-            set_key(c, k, len, 0);
+            set_key(c, k, len, 0, mark);
             return 0;
         }
         if (c->b.depth + a->height > SLINKY_DOC__MAX_DEPTH)
@@ -333,6 +334,7 @@ static int parse(slinky_doc **out, const char *data, size_t len, int all)
     yctx c;
     memset(&c, 0, sizeof(c));
     slinky_doc__builder_init(&c.b, doc);
+    c.b.unique_keys = 1; /* as kubectl (go-yaml): a mapping key defined twice is an error */
     c.alias_limit = 100000 + 20 * len;
 
     slinky_doc_value **docs = NULL;

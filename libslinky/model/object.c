@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/doc_internal.h"
 #include "model/internal.h"
 
 const slinky_model__kind_info *slinky_model__kind_info_of(slinky_model_kind kind)
@@ -221,7 +222,7 @@ SLINKY_API slinky_status slinky_model_object_parse_json(slinky_model_object **ou
     if (!out || (!data && len))
         return slinky__error_set(SLINKY_EINVALID, "model: NULL argument");
     slinky_doc *doc = NULL;
-    int rc = slinky_doc_parse_json(&doc, data ? data : "", len);
+    int rc = slinky_doc__parse_json(&doc, data ? data : "", len, true);
     if (rc)
         return rc;
     return from_doc(out, doc);
@@ -256,7 +257,7 @@ SLINKY_API slinky_status slinky_model_object_load_file(slinky_model_object **out
     if (!out || !path)
         return slinky__error_set(SLINKY_EINVALID, "model: NULL argument");
     slinky_doc *doc = NULL;
-    int rc = slinky_doc_load_file(&doc, path);
+    int rc = slinky_doc__load_file(&doc, path, true);
     if (rc)
         return rc;
     if ((rc = from_doc(out, doc)))

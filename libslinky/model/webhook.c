@@ -85,6 +85,23 @@ static int service_external_ips(slinky_model_problems *p, const slinky_doc_value
     return 0;
 }
 
+/* The API server's check of a scale subresource's replica paths (ValidateScaleSpec and
+ * ValidateScaleStatus): an integer, not negative (the int32 limit is the schema's). */
+static int scale_replicas(slinky_model_problems *p, const slinky_doc_value *root)
+{
+    static const char *const paths[] = {"spec.replicas", "status.replicas"};
+    for (size_t i = 0; i < SLINKY__ARRAY_SIZE(paths); i++) {
+        const slinky_doc_value *r = slinky_doc_value_path(root, paths[i]);
+        if (slinky_doc_value_type(r) == SLINKY_DOC_INT && slinky_doc_value_get_int(r) < 0) {
+            int rc = ERR(p, paths[i], "Invalid value: %lld: should be a non-negative integer",
+                         (long long)slinky_doc_value_get_int(r));
+            if (rc < 0)
+                return rc;
+        }
+    }
+    return 0;
+}
+
 int slinky_model__webhook_validate(slinky_model_problems *p, const slinky_model_object *o,
                                    const slinky_doc_value *root)
 {
@@ -122,6 +139,8 @@ int slinky_model__webhook_validate(slinky_model_problems *p, const slinky_model_
             !*slinky_doc_value_path_string(spec, "ssh.sssdConfRef.name", ""))
             rc = ERR(p, "spec.ssh.sssdConfRef.name",
                      "ssh.sssdConfRef.name must not be empty when ssh is enabled");
+        if (!rc)
+            rc = scale_replicas(p, root);
         const char *ec = slinky_doc_value_get_string(slinky_doc_value_get(spec, "extraConf"));
         char bad[64];
         if (!rc && ec && !extra_conf_ok(ec, bad, sizeof(bad)))
@@ -132,6 +151,8 @@ int slinky_model__webhook_validate(slinky_model_problems *p, const slinky_model_
     }
     case SLINKY_MODEL_KIND_LOGINSET:
         rc = service_external_ips(p, root, "loginset");
+        if (!rc)
+            rc = scale_replicas(p, root);
         break;
     case SLINKY_MODEL_KIND_ACCOUNTING:
         rc = service_external_ips(p, root, "accounting");

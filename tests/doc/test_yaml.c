@@ -411,9 +411,16 @@ static void test_long_keys_and_alias_keys(void **state)
     slinky_doc_free(d);
     /* non-string scalars as keys (also through aliases) */
     check_json("n: &n 5\nt: &t true\nz: &z ~\nf: &f 1.5\n*n : a\n*t : b\n*z : c\n*f : d\n"
-               "1: e\ntrue: f\n",
-               "{\"n\":5,\"t\":true,\"z\":null,\"f\":1.5,\"5\":\"a\",\"true\":\"f\","
+               "1: e\n",
+               "{\"n\":5,\"t\":true,\"z\":null,\"f\":1.5,\"5\":\"a\",\"true\":\"b\","
                "\"null\":\"c\",\"1.5\":\"d\",\"1\":\"e\"}");
+    /* the same key twice (here through an alias) is refused, naming both lines */
+    const char *twice = "t: &t true\n*t : b\nx: 1\ntrue: f\n";
+    slinky_doc *bad = NULL;
+    assert_int_equal(slinky_doc_parse_yaml(&bad, twice, strlen(twice)), SLINKY_EPARSE);
+    assert_non_null(strstr(slinky_error_last()->message,
+                           "line 4: duplicate key \"true\" (already defined at line 2)"));
+    assert_int_equal(slinky_error_last()->line, 4);
 }
 
 int main(void)

@@ -69,6 +69,11 @@ static const vcase cases[] = {
     {'N', "spec.replicas", "\"abc\"", 0, 0, "spec.replicas", "must be of type integer", 0},
     {'N', "spec.replicas", "3", 0, 0, NULL, NULL, 0},
     {'N', "spec.replicas", "3000000000", 0, 0, "spec.replicas", "int32", 0},
+    {'N', "spec.replicas", "-1", 0, 0, "spec.replicas", "Invalid value: -1: should be a non-negative integer", 0},
+    {'N', "spec.replicas", "0", 0, 0, NULL, NULL, 0},
+    {'L', "spec.replicas", "-3", 0, 0, "spec.replicas", "should be a non-negative integer", 0},
+    {'N', "status", "{\"nodeSetHash\":\"h\",\"selector\":\"s\",\"replicas\":-2}", 0, 0,
+     "status.replicas", "should be a non-negative integer", 0},
     {'N', "spec.scalingMode", "\"Foo\"", 0, 0, "spec.scalingMode", "Unsupported value: \"Foo\"", 0},
     {'N', "spec.scalingMode", "\"DaemonSet\"", 0, 0, NULL, NULL, 0},
     {'N', "spec.oversubscribeNode", "\"yes\"", 0, 0, "spec.oversubscribeNode", "boolean", 0},
@@ -277,6 +282,38 @@ static void test_update_cases(void **state)
     slinky_model_object_free(b);
 }
 
+/* A key written twice is an error naming both lines, in YAML and JSON (kubectl and the
+ * API server's strict field validation refuse it; "the last one wins" hides a typo). */
+static void test_duplicate_keys(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        HDR "kind: NodeSet\nmetadata: {name: cpu, namespace: slinky}\nspec:\n"
+            "  controllerRef: {name: slurm}\n  replicas: 2\n  replicas: 3\n",
+        "{\"apiVersion\": \"slinky.slurm.net/v1beta1\", \"kind\": \"NodeSet\",\n"
+        " \"metadata\": {\"name\": \"cpu\", \"namespace\": \"slinky\"},\n"
+        " \"spec\": {\"controllerRef\": {\"name\": \"slurm\"},\n"
+        "  \"replicas\": 2,\n  \"x\": 1,\n  \"replicas\": 3}}\n"};
+    static const char *const want[] = {"line 7: duplicate key \"replicas\" (already defined at line 6)",
+                                       "line 6: duplicate key \"replicas\" (already defined at line 4)"};
+    for (size_t i = 0; i < 2; i++) {
+        slinky_model_object *o = NULL;
+        assert_int_equal(slinky_model_object_parse(&o, texts[i], strlen(texts[i])), SLINKY_EPARSE);
+        assert_null(o);
+        const char *msg = slinky_error_last()->message;
+        if (!strstr(msg, want[i]))
+            fail_msg("case %zu: %s", i, msg);
+    }
+    /* a merge key's members may be overridden; only keys written twice are refused */
+    const char *merge = HDR "kind: NodeSet\nmetadata: {name: cpu, namespace: slinky}\n"
+                            "x: &b {replicas: 2}\nspec:\n  <<: *b\n  controllerRef: {name: slurm}\n"
+                            "  replicas: 3\n";
+    slinky_doc *d = NULL;
+    assert_int_equal(slinky_doc_parse_yaml(&d, merge, strlen(merge)), 0);
+    assert_int_equal(slinky_doc_value_path_int(slinky_doc_root(d), "spec.replicas", -1), 3);
+    slinky_doc_free(d);
+}
+
 static void test_config_map_files(void **state)
 {
     (void)state;
@@ -310,6 +347,7 @@ int main(void)
         cmocka_unit_test(test_every_rule_has_cases),
         cmocka_unit_test(test_update_cases),
         cmocka_unit_test(test_config_map_files),
+        cmocka_unit_test(test_duplicate_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
