@@ -439,15 +439,21 @@ SLINKY_API slinky_status slinky_kube_delete(slinky_doc **out, slinky_kube_client
                                             const char *name,
                                             const slinky_kube_delete_options *opts);
 
+/** A mutate callback's result: the object needs no change (no update is sent). */
+#define SLINKY_KUBE_MUTATE_NO_CHANGE 1
+
 /**
  * Mutate callback for slinky_kube_retry_on_conflict: edit obj in place;
- * return 0 to update, a negative code to stop with it.
+ * return 0 to update, SLINKY_KUBE_MUTATE_NO_CHANGE when obj is already as
+ * wanted (nothing is written), a negative code to stop with it.
  */
 typedef slinky_status (*slinky_kube_mutate_cb)(slinky_doc_value *obj, void *payload);
 
 /**
  * Get, mutate, update; on SLINKY_ECONFLICT start again (at most `attempts`
- * times, 0 means 5). *out (may be NULL) receives the updated object.
+ * times, 0 means 5). *out (may be NULL) receives the updated object, or the
+ * object as read when the callback returned SLINKY_KUBE_MUTATE_NO_CHANGE
+ * (the call then returns 0 without writing).
  */
 SLINKY_API slinky_status slinky_kube_retry_on_conflict(slinky_doc **out, slinky_kube_client *c,
                                                        const slinky_kube_resource *r,
@@ -555,17 +561,23 @@ SLINKY_API void slinky_kube_watch_free(slinky_kube_watch *w);
 /* Informer                                                           */
 /* ================================================================== */
 
+#define SLINKY_KUBE_INFORMER_HANDLERS_VERSION 1
 /**
  * Handlers, called on the informer's thread, one at a time, after the cache
  * has been updated. Objects are borrowed for the duration of the call.
- * on_update gets old and new. Any may be NULL.
+ * on_update gets old and new. Any may be NULL. Each gets `payload`. The
+ * struct is versioned like an options struct (new members go at the end):
+ * start from SLINKY_KUBE_INFORMER_HANDLERS_INIT and set members by name.
  */
 typedef struct slinky_kube_informer_handlers {
+    unsigned int version;
     void (*on_add)(const slinky_doc_value *obj, void *payload);
     void (*on_update)(const slinky_doc_value *old_obj, const slinky_doc_value *new_obj,
                       void *payload);
     void (*on_delete)(const slinky_doc_value *obj, void *payload);
+    void *payload;
 } slinky_kube_informer_handlers;
+#define SLINKY_KUBE_INFORMER_HANDLERS_INIT {SLINKY_KUBE_INFORMER_HANDLERS_VERSION}
 
 #define SLINKY_KUBE_INFORMER_OPTIONS_VERSION 1
 typedef struct slinky_kube_informer_options {
@@ -590,9 +602,9 @@ SLINKY_API slinky_status slinky_kube_informer_new(slinky_kube_informer **out,
                                                   slinky_kube_client *c,
                                                   const slinky_kube_resource *r, const char *ns,
                                                   const slinky_kube_informer_options *opts);
-/** Add handlers (before start only). handlers is copied. */
+/** Add handlers (before start only). handlers is copied; SLINKY_EINVALID for an unknown version. */
 SLINKY_API slinky_status slinky_kube_informer_add_handlers(
-    slinky_kube_informer *inf, const slinky_kube_informer_handlers *handlers, void *payload);
+    slinky_kube_informer *inf, const slinky_kube_informer_handlers *handlers);
 /** Start the informer thread. */
 SLINKY_API slinky_status slinky_kube_informer_start(slinky_kube_informer *inf);
 /** True once the first list has been stored in the cache. */

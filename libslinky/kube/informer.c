@@ -11,18 +11,13 @@
 
 #include "kube_internal.h"
 
-typedef struct handler {
-    slinky_kube_informer_handlers h;
-    void *payload;
-} handler;
-
 struct slinky_kube_informer {
     slinky_kube_client *c;
     slinky_kube_resource r;
     char *group, *version, *resource, *ns;
     char *label_selector, *field_selector;
     long watch_timeout, list_limit;
-    handler *handlers;
+    slinky_kube_informer_handlers *handlers;
     size_t nhandlers;
 
     pthread_rwlock_t cache_lock;
@@ -104,20 +99,21 @@ slinky_status slinky_kube_informer_new(slinky_kube_informer **out, slinky_kube_c
 }
 
 slinky_status slinky_kube_informer_add_handlers(slinky_kube_informer *inf,
-                                                const slinky_kube_informer_handlers *h,
-                                                void *payload)
+                                                const slinky_kube_informer_handlers *h)
 {
     if (inf == NULL || h == NULL)
         return slinky__error_set(SLINKY_EINVALID, "informer_add_handlers: NULL argument");
+    if (h->version != SLINKY_KUBE_INFORMER_HANDLERS_VERSION)
+        return slinky__error_set(SLINKY_EINVALID, "informer handlers: unknown version %u",
+                                 h->version);
     if (inf->running)
         return slinky__error_set(SLINKY_EINVALID, "informer_add_handlers: informer already started");
-    handler *n = slinky__realloc(inf->handlers, (inf->nhandlers + 1) * sizeof(*n));
+    slinky_kube_informer_handlers *n =
+        slinky__realloc(inf->handlers, (inf->nhandlers + 1) * sizeof(*n));
     if (n == NULL)
         return SLINKY_ENOMEM;
     inf->handlers = n;
-    n[inf->nhandlers].h = *h;
-    n[inf->nhandlers].payload = payload;
-    inf->nhandlers++;
+    n[inf->nhandlers++] = *h;
     return 0;
 }
 
@@ -219,20 +215,20 @@ static void set_rv(slinky_kube_informer *inf, const char *rv)
 static void emit_add(slinky_kube_informer *inf, const slinky_doc_value *o)
 {
     for (size_t i = 0; i < inf->nhandlers; i++)
-        if (inf->handlers[i].h.on_add)
-            inf->handlers[i].h.on_add(o, inf->handlers[i].payload);
+        if (inf->handlers[i].on_add)
+            inf->handlers[i].on_add(o, inf->handlers[i].payload);
 }
 static void emit_update(slinky_kube_informer *inf, const slinky_doc_value *a, const slinky_doc_value *b)
 {
     for (size_t i = 0; i < inf->nhandlers; i++)
-        if (inf->handlers[i].h.on_update)
-            inf->handlers[i].h.on_update(a, b, inf->handlers[i].payload);
+        if (inf->handlers[i].on_update)
+            inf->handlers[i].on_update(a, b, inf->handlers[i].payload);
 }
 static void emit_delete(slinky_kube_informer *inf, const slinky_doc_value *o)
 {
     for (size_t i = 0; i < inf->nhandlers; i++)
-        if (inf->handlers[i].h.on_delete)
-            inf->handlers[i].h.on_delete(o, inf->handlers[i].payload);
+        if (inf->handlers[i].on_delete)
+            inf->handlers[i].on_delete(o, inf->handlers[i].payload);
 }
 
 static void upsert(slinky_kube_informer *inf, slinky_doc *doc)

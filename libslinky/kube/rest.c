@@ -305,7 +305,14 @@ slinky_status slinky_kube_retry_on_conflict(slinky_doc **out, slinky_kube_client
         slinky_doc *obj = NULL;
         if ((err = slinky_kube_get(&obj, c, r, ns, name, NULL)) != 0)
             return err;
-        if ((err = cb(slinky_doc_root(obj), payload)) != 0) {
+        if ((err = cb(slinky_doc_root(obj), payload)) == SLINKY_KUBE_MUTATE_NO_CHANGE) {
+            if (out)
+                *out = obj;
+            else
+                slinky_doc_free(obj);
+            return 0;
+        }
+        if (err != 0) {
             slinky_doc_free(obj);
             return err;
         }

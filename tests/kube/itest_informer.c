@@ -211,11 +211,18 @@ static void test_informer_with_kubectl(void **state)
     atomic_init(&cn.add, 0);
     atomic_init(&cn.update, 0);
     atomic_init(&cn.del, 0);
-    slinky_kube_informer_handlers h = {on_add, on_update, on_delete};
+    slinky_kube_informer_handlers h = SLINKY_KUBE_INFORMER_HANDLERS_INIT;
+    h.on_add = on_add;
+    h.on_update = on_update;
+    h.on_delete = on_delete;
+    h.payload = &cn;
     slinky_kube_informer_options io = SLINKY_KUBE_INFORMER_OPTIONS_INIT;
     io.list_limit = 1; /* exercise paging */
     OK(slinky_kube_informer_new(&inf, srv.client, &CM, "inf", &io));
-    OK(slinky_kube_informer_add_handlers(inf, &h, &cn));
+    slinky_kube_informer_handlers bad = h;
+    bad.version = 99; /* from a newer header */
+    assert_int_equal(slinky_kube_informer_add_handlers(inf, &bad), SLINKY_EINVALID);
+    OK(slinky_kube_informer_add_handlers(inf, &h));
     assert_false(slinky_kube_informer_has_synced(inf));
     OK(slinky_kube_informer_start(inf));
     OK(slinky_kube_informer_wait_synced(inf, 10000));

@@ -334,6 +334,39 @@ static void test_retry_on_conflict(void **state)
     slinky_doc_free(got);
 }
 
+/* "already as wanted": no update is sent (the resourceVersion stays), *out is the object read */
+static slinky_status set_n_30(slinky_doc_value *obj, void *p)
+{
+    int *calls = p;
+    (*calls)++;
+    if (!strcmp(slinky_doc_value_path_string(obj, "data.n", ""), "30"))
+        return SLINKY_KUBE_MUTATE_NO_CHANGE;
+    return slinky_doc_value_object_set_string(slinky_doc_value_path(obj, "data"), "n", "30");
+}
+
+static void test_retry_on_conflict_no_change(void **state)
+{
+    (void)state;
+    slinky_doc *o = configmap("unchanged", NULL);
+    OK(slinky_kube_create(NULL, srv.client, &CM, "default", slinky_doc_root(o), NULL));
+    slinky_doc_free(o);
+    int calls = 0;
+    slinky_doc *first = NULL, *second = NULL;
+    OK(slinky_kube_retry_on_conflict(&first, srv.client, &CM, "default", "unchanged", 0, set_n_30, &calls));
+    const char *rv1 = slinky_doc_value_path_string(slinky_doc_root(first), "metadata.resourceVersion", "");
+    OK(slinky_kube_retry_on_conflict(&second, srv.client, &CM, "default", "unchanged", 0, set_n_30, &calls));
+    assert_int_equal(calls, 2);
+    assert_non_null(second);
+    assert_string_equal(slinky_doc_value_path_string(slinky_doc_root(second), "metadata.resourceVersion", ""), rv1);
+    slinky_doc *got = NULL;
+    OK(slinky_kube_get(&got, srv.client, &CM, "default", "unchanged", NULL));
+    assert_string_equal(slinky_doc_value_path_string(slinky_doc_root(got), "metadata.resourceVersion", ""), rv1);
+    assert_string_equal(slinky_doc_value_path_string(slinky_doc_root(got), "data.n", ""), "30");
+    slinky_doc_free(got);
+    slinky_doc_free(first);
+    slinky_doc_free(second);
+}
+
 static void test_raw_request_and_auth(void **state)
 {
     (void)state;
@@ -409,13 +442,13 @@ static void test_tls_settings(void **state)
     c = variant("    server: ", "    tls-server-name: wrong.example\n    server: ");
     assert_non_null(c);
     got = NULL;
-    assert_int_equal(slinky_kube_get(&got, c, &CM, "default", "counter", NULL), SLINKY_EHTTP);
+    assert_int_equal(slinky_kube_get(&got, c, &CM, "default", "counter", NULL), SLINKY_EAUTH);
     assert_null(got);
     slinky_kube_client_free(c);
     /* without the CA the self-signed chain is refused, unless verification is off */
     c = variant("    certificate-authority-data: ", "    x-unused: ");
     assert_non_null(c);
-    assert_int_equal(slinky_kube_get(&got, c, &CM, "default", "counter", NULL), SLINKY_EHTTP);
+    assert_int_equal(slinky_kube_get(&got, c, &CM, "default", "counter", NULL), SLINKY_EAUTH);
     slinky_kube_client_free(c);
     c = variant("    certificate-authority-data: ", "    insecure-skip-tls-verify: true\n    x-unused: ");
     assert_non_null(c);
@@ -464,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_paging_and_selectors),
         cmocka_unit_test(test_threads_share_client),
         cmocka_unit_test(test_retry_on_conflict),
+        cmocka_unit_test(test_retry_on_conflict_no_change),
         cmocka_unit_test(test_raw_request_and_auth),
         cmocka_unit_test(test_tls_settings),
         cmocka_unit_test(test_exec_plugin_refresh_on_401),

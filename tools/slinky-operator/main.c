@@ -218,9 +218,12 @@ int main(int argc, char **argv)
     if (slinky_kube_workqueue_new(&st.queue, &qo) < 0)
         return fail("work queue");
 
-    slinky_kube_informer_handlers hc = {enqueue_controller, on_ctl_update, NULL};
-    slinky_kube_informer_handlers hn = {enqueue_owner, on_ns_update, enqueue_owner};
-    slinky_kube_informer_handlers ha = {on_acct, on_acct_update, on_acct};
+    slinky_kube_informer_handlers hc = {SLINKY_KUBE_INFORMER_HANDLERS_VERSION, enqueue_controller,
+                                        on_ctl_update, NULL, &st};
+    slinky_kube_informer_handlers hn = {SLINKY_KUBE_INFORMER_HANDLERS_VERSION, enqueue_owner,
+                                        on_ns_update, enqueue_owner, &st};
+    slinky_kube_informer_handlers ha = {SLINKY_KUBE_INFORMER_HANDLERS_VERSION, on_acct,
+                                        on_acct_update, on_acct, &st};
     if (slinky_kube_informer_new(&st.controllers, st.client, &op_res_controllers,
                                  st.o.namespace_, NULL) < 0 ||
         slinky_kube_informer_new(&st.nodesets, st.client, &op_res_nodesets, st.o.namespace_,
@@ -229,9 +232,9 @@ int main(int argc, char **argv)
                                  st.o.namespace_, NULL) < 0)
         return fail("informer");
     /* NodeSet/Accounting informers start first so a Controller's reconcile sees them */
-    slinky_kube_informer_add_handlers(st.nodesets, &hn, &st);
-    slinky_kube_informer_add_handlers(st.accountings, &ha, &st);
-    slinky_kube_informer_add_handlers(st.controllers, &hc, &st);
+    slinky_kube_informer_add_handlers(st.nodesets, &hn);
+    slinky_kube_informer_add_handlers(st.accountings, &ha);
+    slinky_kube_informer_add_handlers(st.controllers, &hc);
     if (slinky_kube_informer_start(st.nodesets) < 0 ||
         slinky_kube_informer_start(st.accountings) < 0 ||
         slinky_kube_informer_wait_synced(st.nodesets, 30000) < 0 ||
