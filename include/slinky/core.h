@@ -2,12 +2,14 @@
  * libslinky core: global initialisation and logging.
  *
  * slinky_global_init() must be called before any other libslinky call that
- * touches the network or git (kube, ledger); it is reference counted and
- * wraps curl_global_init(). libgit2 (git_libgit2_init(), which parses the
- * system CA bundle) is started by the first ledger call instead, so programs
- * that never use git do not pay for it, and the last slinky_global_shutdown()
- * stops both. Each successful init is paired with one
- * slinky_global_shutdown(). Both are thread safe.
+ * touches the network or git (kube, ledger); it is reference counted. Each
+ * module starts its own dependency on first use: libcurl
+ * (curl_global_init()) with the first kube client, libgit2
+ * (git_libgit2_init(), which parses the system CA bundle) with the first
+ * ledger call, so a program pays only for what it uses (core itself links
+ * neither); the last slinky_global_shutdown() stops what was started. Each
+ * successful init is paired with one slinky_global_shutdown(). Both are
+ * thread safe.
  *
  * Library code never prints and never exits. Diagnostics go to a log
  * callback the application registers; with none registered they are dropped.
@@ -20,14 +22,15 @@
 SLINKY_BEGIN_DECLS
 
 /**
- * Initialise the library's dependencies (reference counted).
- * Returns 0, or SLINKY_ERROR when libcurl fails to initialise.
+ * Take a reference on the library's global state (reference counted).
+ * Returns 0. (A dependency that fails to start fails the call that needed
+ * it, e.g. slinky_kube_client_new with SLINKY_ERROR.)
  */
 SLINKY_API slinky_status slinky_global_init(void);
 
 /**
  * Drop one reference taken by slinky_global_init(). The last one releases
- * libcurl and (when a ledger call started it) libgit2 global state. Returns the remaining count (>= 0), or
+ * the global state of the dependencies that were started (libcurl, libgit2). Returns the remaining count (>= 0), or
  * SLINKY_EINVALID when called more often than slinky_global_init().
  */
 SLINKY_API slinky_status slinky_global_shutdown(void);

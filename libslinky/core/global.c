@@ -1,6 +1,9 @@
-/* Reference-counted global initialisation and the version. */
-#include <curl/curl.h>
-#include <git2.h>
+/*
+ * Reference-counted global initialisation and the version. Core starts no
+ * dependency itself: each module starts its own on first use through a
+ * slinky__lazy (kube: libcurl; ledger: libgit2), and the last
+ * slinky_global_shutdown() stops those that were started, newest first.
+ */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,20 +13,14 @@
 
 static pthread_mutex_t g_init_lock = PTHREAD_MUTEX_INITIALIZER;
 static int g_init_count;
-static int g_git_inited; /* libgit2 is started on first use: it costs ~6-10 ms (CA parsing) */
+static slinky__lazy *g_started; /* newest first */
 
 slinky_status slinky_global_init(void)
 {
-    slinky_status rc = 0;
     pthread_mutex_lock(&g_init_lock);
-    if (g_init_count == 0) {
-        if (curl_global_init(CURL_GLOBAL_ALL) != CURLE_OK)
-            rc = slinky__error_set(SLINKY_ERROR, "curl_global_init failed");
-    }
-    if (rc == 0)
-        g_init_count++;
+    g_init_count++;
     pthread_mutex_unlock(&g_init_lock);
-    return rc;
+    return 0;
 }
 
 slinky_status slinky_global_shutdown(void)
@@ -36,11 +33,14 @@ slinky_status slinky_global_shutdown(void)
     } else {
         g_init_count--;
         if (g_init_count == 0) {
-            if (g_git_inited) {
-                git_libgit2_shutdown();
-                g_git_inited = 0;
+            while (g_started) {
+                slinky__lazy *l = g_started;
+                g_started = l->next;
+                l->next = NULL;
+                l->started = 0;
+                if (l->stop)
+                    l->stop();
             }
-            curl_global_cleanup();
         }
         rc = g_init_count;
     }
@@ -48,17 +48,16 @@ slinky_status slinky_global_shutdown(void)
     return rc;
 }
 
-int slinky__git_init(void)
+int slinky__lazy_start(slinky__lazy *l)
 {
     int rc = 0;
     pthread_mutex_lock(&g_init_lock);
-    if (!g_git_inited) {
-        if (git_libgit2_init() < 0) {
-            const git_error *e = git_error_last();
-            rc = slinky__error_set(SLINKY_EGIT, "git_libgit2_init failed: %s",
-                                   e && e->message ? e->message : "unknown");
-        } else {
-            g_git_inited = 1;
+    if (!l->started) {
+        rc = l->start();
+        if (rc == 0) {
+            l->started = 1;
+            l->next = g_started;
+            g_started = l;
         }
     }
     pthread_mutex_unlock(&g_init_lock);

@@ -36,10 +36,24 @@ SLINKY_HIDDEN int slinky__error_oom(void);
 /* --- lazily started dependencies ----------------------------------- */
 
 /**
- * Start libgit2 if it is not started yet (thread safe). slinky_global_init()
- * does not start it, so programs that never touch git do not pay for it; the
- * last slinky_global_shutdown() stops it. Every git-using entry point calls this.
+ * A dependency a module starts on first use (libcurl for kube, libgit2 for the
+ * ledger), so that core links neither and a program pays only for what it
+ * touches. slinky__lazy_start runs start() once (thread safe; 0 or a negative
+ * code, set with slinky__error_set); the last slinky_global_shutdown() runs
+ * stop() of every started one, newest first, after which the next use starts
+ * it again. Define one per dependency: static slinky__lazy x = SLINKY__LAZY(start, stop);
  */
+typedef struct slinky__lazy {
+    int (*start)(void);
+    void (*stop)(void);
+    int started;
+    struct slinky__lazy *next;
+} slinky__lazy;
+#define SLINKY__LAZY(start, stop) {(start), (stop), 0, NULL}
+SLINKY_HIDDEN int slinky__lazy_start(slinky__lazy *l);
+
+/** Start libgit2 if it is not started yet (a slinky__lazy of the ledger module, ledger/libgit2.c).
+ * Every git-using entry point calls this. */
 SLINKY_HIDDEN int slinky__git_init(void);
 
 /* --- logging --------------------------------------------------------- */

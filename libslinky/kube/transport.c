@@ -17,6 +17,19 @@
 
 SLINKY_KUBE__OPTIONS_INIT_FN(slinky_kube_client_options, SLINKY_KUBE_CLIENT_OPTIONS_VERSION)
 
+/* libcurl is the kube module's own dependency: started with the first client, stopped by
+ * the last slinky_global_shutdown() (see slinky__lazy). */
+static int curl_start(void)
+{
+    CURLcode rc = curl_global_init(CURL_GLOBAL_ALL);
+    if (rc != CURLE_OK)
+        return slinky__error_set(SLINKY_ERROR, "curl_global_init failed: %s",
+                                 curl_easy_strerror(rc));
+    return 0;
+}
+
+static slinky__lazy g_curl = SLINKY__LAZY(curl_start, curl_global_cleanup);
+
 static void share_lock(CURL *h, curl_lock_data data, curl_lock_access access, void *p)
 {
     (void)h;
@@ -77,6 +90,9 @@ slinky_status slinky_kube_client_new(slinky_kube_client **out, slinky_kube_confi
         return slinky__error_set(SLINKY_EINVALID, "slinky_kube_client_new: NULL argument");
     if (opts && opts->version != SLINKY_KUBE_CLIENT_OPTIONS_VERSION)
         return slinky__error_set(SLINKY_EINVALID, "kube client options: unknown version %u", opts->version);
+    int rc = slinky__lazy_start(&g_curl);
+    if (rc < 0)
+        return rc;
     slinky_kube_client *c = slinky__calloc(1, sizeof(*c));
     if (c == NULL)
         return SLINKY_ENOMEM;

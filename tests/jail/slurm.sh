@@ -85,15 +85,15 @@ if [ "$gb" = 1 ]; then ok "sbatch --gpus=1: the batch step sees exactly one GPU 
 #    host folders are bound nosuid,nodev; nested user+mount+pid namespaces work (Apptainer)
 vis='echo cuda=${CUDA_VISIBLE_DEVICES-unset} nvidia=${NVIDIA_VISIBLE_DEVICES-unset}'
 forge() { runuser -u "$U" -- env SLURM_CONF="$SLURM_CONF" CUDA_VISIBLE_DEVICES=5,7 NVIDIA_VISIBLE_DEVICES=5,7 "$@"; }
-v0=$(forge srun -t 1 sh -c "$vis" 2>&1 || true)
-v1=$(forge srun -t 1 --gpus=1 sh -c "$vis" 2>&1 || true)
-v2=$(forge srun -t 1 --gpus=2 sh -c "$vis" 2>&1 || true)
+v0=$(forge srun -Q -t 1 sh -c "$vis" 2>/dev/null || true)
+v1=$(forge srun -Q -t 1 --gpus=1 sh -c "$vis" 2>/dev/null || true)
+v2=$(forge srun -Q -t 1 --gpus=2 sh -c "$vis" 2>/dev/null || true)
 if [ "$v0" = "cuda=unset nvidia=unset" ]; then ok "no --gpus: the user's CUDA/NVIDIA_VISIBLE_DEVICES do not reach the step"; else bad "no --gpus GPU variables (got '$v0')"; fi
 if [ "$v1" = "cuda=0 nvidia=0" ]; then ok "--gpus=1: CUDA/NVIDIA_VISIBLE_DEVICES=0"; else bad "--gpus=1 GPU variables (got '$v1')"; fi
 if [ "$v2" = "cuda=0,1 nvidia=0,1" ]; then ok "--gpus=2: CUDA/NVIDIA_VISIBLE_DEVICES=0,1"; else bad "--gpus=2 GPU variables (got '$v2')"; fi
-fl=$(as_user srun -t 1 awk '$5 == "/usr" { print $6 }' /proc/self/mountinfo 2>&1 || true)
+fl=$(as_user srun -Q -t 1 awk '$5 == "/usr" { print $6 }' /proc/self/mountinfo 2>&1 || true)
 if echo ",$fl," | grep -q ',nosuid,' && echo ",$fl," | grep -q ',nodev,'; then ok "the step's /usr is nosuid,nodev"; else bad "/usr mount flags (got '$fl')"; fi
-nu=$(as_user srun -t 1 sh -c 'unshare --user --map-root-user --mount --pid --fork --mount-proc true && echo nested-ok' 2>&1 || true)
+nu=$(as_user srun -Q -t 1 sh -c 'unshare --user --map-root-user --mount --pid --fork --mount-proc true && echo nested-ok' 2>&1 || true)
 if [ "$nu" = nested-ok ]; then ok "unshare --user --map-root-user --mount --pid --fork --mount-proc works in a step"; else bad "nested namespaces in a step (got '$nu')"; fi
 
 # 6. a jail that cannot be built fails the step instead of running it unjailed

@@ -8,6 +8,7 @@
 #include "slinky/core.h"
 #include "slinky/error.h"
 #include "slinky/jail.h"
+#include "log_sink.h"
 
 #define DEFAULT_SPEC "/etc/slurm/slinky-jail.yaml"
 
@@ -224,6 +225,7 @@ static int cmd_render(const char *what, struct opts *o, char **argv)
 
 int main(int argc, char **argv)
 {
+    jail_log_sink_install();
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -21,7 +21,6 @@
  */
 #include <errno.h>
 #include <pwd.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +29,6 @@
 #include <slurm/slurm.h>
 #include <slurm/spank.h>
 
-#include "core/internal.h"
 #include "slinky/core.h"
 #include "slinky/error.h"
 #include "slinky/jail.h"
@@ -41,26 +39,17 @@ static slinky_jail_spec *g_spec;
 static char g_spec_path[4096] = "/etc/slurm/slinky-jail.yaml";
 
 /*
- * The library's log calls go straight to Slurm's log. Defining them here replaces the
- * callback-based logging of core/global.c at link time, so the plugin does not pull in
- * global.c and with it libcurl and libgit2 (slurmstepd loads the plugin for every step).
+ * The library's log goes to Slurm's log, through the public log callback (the plugin
+ * links only the jail, doc and core code it uses: no libcurl, no libgit2, which matters
+ * as slurmstepd loads the plugin for every step).
  */
-int slinky__log_enabled(slinky_log_level level)
+static void to_slurm(slinky_log_level level, const char *module, const char *msg, void *payload)
 {
-    return level <= SLINKY_LOG_DEBUG;
-}
-
-void slinky__log(slinky_log_level level, const char *module, const char *fmt, ...)
-{
-    char msg[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
+    (void)payload;
     if (level <= SLINKY_LOG_WARNING)
-        slurm_error("slinky_jail: %s: %s", module ? module : "slinky", msg);
+        slurm_error("slinky_jail: %s: %s", module, msg);
     else
-        slurm_debug("slinky_jail: %s: %s", module ? module : "slinky", msg);
+        slurm_debug("slinky_jail: %s: %s", module, msg);
 }
 
 static int parse_args(int ac, char **av)
@@ -78,6 +67,7 @@ static int parse_args(int ac, char **av)
 
 static int load_spec(void)
 {
+    slinky_log_set_callback(to_slurm, SLINKY_LOG_DEBUG, NULL);
     if (g_spec)
         return 0;
     if (slinky_jail_spec_load(&g_spec, g_spec_path) < 0) {

@@ -1,0 +1,13 @@
+# core/deps: core links neither libcurl nor libgit2 (kube and the ledger start their own).
+add_executable(core_only_program ${CMAKE_CURRENT_LIST_DIR}/core_only.c)
+target_link_libraries(core_only_program PRIVATE slinky_static)
+target_link_options(core_only_program PRIVATE -Wl,--as-needed)
+set(_deps_args $<TARGET_FILE:core_only_program>)
+if(TARGET slinky-jail)
+  list(APPEND _deps_args $<TARGET_FILE:slinky-jail>)
+endif()
+if(TARGET slinky_jail)
+  list(APPEND _deps_args $<TARGET_FILE:slinky_jail>)
+endif()
+add_test(NAME core/deps COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/deps.sh ${_deps_args})
+set_tests_properties(core/deps PROPERTIES LABELS unit TIMEOUT 30)
