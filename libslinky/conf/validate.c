@@ -133,11 +133,9 @@ static int run(char **out, const char *prefix, const char *const *words, const c
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
-    if (b.failed) {
-        slinky__buf_dispose(&b);
-        return slinky__error_oom();
-    }
-    *out = slinky__buf_detach(&b, NULL);
+    int rc = slinky__buf_finish(out, NULL, &b);
+    if (rc < 0)
+        return rc;
     if (timed_out)
         return slinky__error_set(SLINKY_ETIMEOUT, "conf: %s timed out after %d ms", words[0],
                                  timeout_ms);

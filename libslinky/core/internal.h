@@ -69,6 +69,14 @@ SLINKY_HIDDEN int slinky__log_enabled(slinky_log_level level);
 SLINKY_HIDDEN void *slinky__malloc(size_t n);
 SLINKY_HIDDEN void *slinky__calloc(size_t n, size_t size);
 SLINKY_HIDDEN void *slinky__realloc(void *p, size_t n);
+/**
+ * Make room for element n of a growable array: when n >= *cap, *items_ptr (the address
+ * of a T *) is reallocated to twice *cap (`initial` the first time) elements of `elem`
+ * bytes. 0, or SLINKY_ENOMEM (set) with *items_ptr and *cap unchanged. The one
+ * grow-by-doubling of the library: `if (slinky__array_room(&a, &cap, n, sizeof(*a), 16))`.
+ */
+SLINKY_HIDDEN int slinky__array_room(void *items_ptr, size_t *cap, size_t n, size_t elem,
+                                     size_t initial);
 SLINKY_HIDDEN char *slinky__strdup(const char *s);
 SLINKY_HIDDEN char *slinky__strndup(const char *s, size_t n);
 /** malloc'd printf; NULL (ENOMEM set) on failure. */

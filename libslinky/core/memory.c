@@ -165,6 +165,25 @@ char *slinky__buf_detach(slinky__buf *b, size_t *len_out)
     return p;
 }
 
+int slinky__array_room(void *items_ptr, size_t *cap, size_t n, size_t elem, size_t initial)
+{
+    if (n < *cap)
+        return 0;
+    size_t nc = *cap ? *cap * 2 : initial;
+    if (nc <= n)
+        nc = n + 1;
+    if (nc < *cap || nc > SIZE_MAX / elem)
+        return slinky__error_oom();
+    void *old;
+    memcpy(&old, items_ptr, sizeof(old));
+    void *p = realloc(old, nc * elem);
+    if (p == NULL)
+        return slinky__error_oom();
+    memcpy(items_ptr, &p, sizeof(p));
+    *cap = nc;
+    return 0;
+}
+
 int slinky__buf_finish(char **out, size_t *len_out, slinky__buf *b)
 {
     char *s = slinky__buf_detach(b, len_out);

@@ -26,24 +26,13 @@ void slinky_doc__builder_dispose(slinky_doc__builder *b)
 
 int slinky_doc__builder_grow_frames(slinky_doc__builder *b)
 {
-    size_t cap = b->cap_frames ? b->cap_frames * 2 : 32;
-    slinky_doc__frame *f = realloc(b->frames, cap * sizeof(*f));
-    if (!f)
-        return slinky__error_oom();
-    b->frames = f;
-    b->cap_frames = cap;
-    return 0;
+    return slinky__array_room(&b->frames, &b->cap_frames, b->depth, sizeof(*b->frames), 32);
 }
 
 int slinky_doc__builder_grow(slinky_doc__builder *b)
 {
-    size_t cap = b->cap_entries ? b->cap_entries * 2 : 256;
-    slinky_doc__entry *e = realloc(b->entries, cap * sizeof(*e));
-    if (!e)
-        return slinky__error_oom();
-    b->entries = e;
-    b->cap_entries = cap;
-    return 0;
+    return slinky__array_room(&b->entries, &b->cap_entries, b->n_entries, sizeof(*b->entries),
+                              256);
 }
 
 const char *slinky_doc__builder_key(slinky_doc__builder *b, const char *key, size_t len)

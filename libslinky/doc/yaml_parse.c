@@ -70,14 +70,8 @@ static int anchor_register(yctx *c, const char *name, slinky_doc_value *v)
             return 0;
         }
     }
-    if (c->n_anchors == c->cap_anchors) {
-        size_t cap = c->cap_anchors ? c->cap_anchors * 2 : 16;
-        anchor *a = realloc(c->anchors, cap * sizeof(*a));
-        if (!a)
-            return slinky__error_oom();
-        c->anchors = a;
-        c->cap_anchors = cap;
-    }
+    if (slinky__array_room(&c->anchors, &c->cap_anchors, c->n_anchors, sizeof(*c->anchors), 16))
+        return SLINKY_ENOMEM;
     char *n = slinky__strdup(name);
     if (!n)
         return SLINKY_ENOMEM;
@@ -380,16 +374,8 @@ static int parse(slinky_doc **out, const char *data, size_t len, int all)
                     first = r;
                     done = 1;
                 } else {
-                    if (n_docs == cap_docs) {
-                        size_t cap = cap_docs ? cap_docs * 2 : 8;
-                        slinky_doc_value **d = realloc(docs, cap * sizeof(*d));
-                        if (!d) {
-                            rc = slinky__error_oom();
-                            break;
-                        }
-                        docs = d;
-                        cap_docs = cap;
-                    }
+                    if ((rc = slinky__array_room(&docs, &cap_docs, n_docs, sizeof(*docs), 8)) < 0)
+                        break;
                     docs[n_docs++] = r;
                 }
             }

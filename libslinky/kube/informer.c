@@ -594,15 +594,9 @@ static void gather_key(const char *key, void *value, void *p)
         if (strncmp(key, g->ns, l) != 0 || key[l] != '/')
             return;
     }
-    if (g->n == g->cap) {
-        size_t n = g->cap ? g->cap * 2 : 64;
-        const char **a = realloc(g->keys, n * sizeof(*a));
-        if (a == NULL) {
-            g->err = slinky__error_oom();
-            return;
-        }
-        g->keys = a;
-        g->cap = n;
+    if (slinky__array_room(&g->keys, &g->cap, g->n, sizeof(*g->keys), 64)) {
+        g->err = SLINKY_ENOMEM;
+        return;
     }
     g->keys[g->n++] = key;
 }

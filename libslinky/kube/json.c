@@ -347,14 +347,8 @@ static int parse_value(jp *j, slinky_doc_value *v, int depth);
 
 static int push_ent(jp *j, const char *key, size_t keylen, slinky_doc_value *v)
 {
-    if (j->n_ents == j->cap_ents) {
-        size_t cap = j->cap_ents ? j->cap_ents * 2 : 256;
-        slinky_kube__json_ent *e = slinky__realloc(j->ents, cap * sizeof(*e));
-        if (e == NULL)
-            return j->err = SLINKY_ENOMEM;
-        j->ents = e;
-        j->cap_ents = cap;
-    }
+    if (slinky__array_room(&j->ents, &j->cap_ents, j->n_ents, sizeof(*j->ents), 256))
+        return j->err = SLINKY_ENOMEM;
     slinky_kube__json_ent *e = &j->ents[j->n_ents++];
     e->key = key;
     e->keylen = keylen;

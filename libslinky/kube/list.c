@@ -272,15 +272,9 @@ typedef struct collect {
 static int collect_cb(slinky_doc *item, void *p)
 {
     collect *cl = p;
-    if (cl->n == cl->cap) {
-        size_t n = cl->cap ? cl->cap * 2 : 64;
-        slinky_doc **a = slinky__realloc(cl->items, n * sizeof(*a));
-        if (a == NULL) {
-            slinky_doc_free(item);
-            return SLINKY_ENOMEM;
-        }
-        cl->items = a;
-        cl->cap = n;
+    if (slinky__array_room(&cl->items, &cl->cap, cl->n, sizeof(*cl->items), 64)) {
+        slinky_doc_free(item);
+        return SLINKY_ENOMEM;
     }
     cl->items[cl->n++] = item;
     return 0;
@@ -313,6 +307,60 @@ static int collect_page(collect *cl, char **rv, char **next, slinky_kube_client 
     }
 }
 
+/* The continue-token walk shared by slinky_kube_list and the iterator. */
+typedef struct pager {
+    char *cont; /* token for the next page; NULL after the last one */
+    char *rv;   /* resourceVersion of the list (its first page) */
+    bool started;
+    unsigned restarts;
+} pager;
+
+static void pager_dispose(pager *pg)
+{
+    free(pg->cont);
+    free(pg->rv);
+    memset(pg, 0, sizeof(*pg));
+}
+
+/*
+ * Append the next page to cl: 0, SLINKY_ITEROVER once the last page has been fetched, or
+ * an error. An expired continue token (410) starts the whole list again, at most 3 times,
+ * with cl emptied first.
+ */
+static int pager_next(pager *pg, collect *cl, slinky_kube_client *c,
+                      const slinky_kube_resource *r, const char *ns,
+                      const slinky_kube_list_options *o)
+{
+    for (;;) {
+        if (pg->started && pg->cont == NULL)
+            return SLINKY_ITEROVER;
+        char *next = NULL, *rv = NULL;
+        int err = collect_page(cl, &rv, &next, c, r, ns, o, pg->cont);
+        if (err == SLINKY_EGONE && pg->cont != NULL && pg->restarts < 3) {
+            pg->restarts++;
+            free(pg->cont);
+            pg->cont = NULL;
+            pg->started = false;
+            free(pg->rv);
+            pg->rv = NULL;
+            collect_clear(cl);
+            continue;
+        }
+        if (err)
+            return err;
+        free(pg->cont);
+        pg->cont = next;
+        if (!pg->started) {
+            free(pg->rv);
+            pg->rv = rv;
+        } else {
+            free(rv);
+        }
+        pg->started = true;
+        return 0;
+    }
+}
+
 slinky_status slinky_kube_list(slinky_doc **out, slinky_kube_client *c,
                                const slinky_kube_resource *r, const char *ns,
                                const slinky_kube_list_options *o)
@@ -323,30 +371,12 @@ slinky_status slinky_kube_list(slinky_doc **out, slinky_kube_client *c,
     if (out == NULL)
         return slinky__error_set(SLINKY_EINVALID, "list: NULL out");
     collect cl = {0};
-    char *cont = NULL, *rv = NULL;
-    int restarts = 0;
-    for (;;) {
-        char *next = NULL, *prv = NULL;
-        err = collect_page(&cl, &prv, &next, c, r, ns, o, cont);
-        bool had_cont = cont != NULL;
-        free(cont);
-        cont = NULL;
-        if (err == SLINKY_EGONE && had_cont && restarts++ < 3) {
-            collect_clear(&cl);
-            free(rv);
-            rv = NULL;
-            continue;
-        }
-        if (err)
-            break;
-        if (rv == NULL)
-            rv = prv;
-        else
-            free(prv);
-        if (next == NULL)
-            break;
-        cont = next;
-    }
+    pager pg = {0};
+    while ((err = pager_next(&pg, &cl, c, r, ns, o)) == 0)
+        ;
+    if (err == SLINKY_ITEROVER)
+        err = 0;
+    const char *rv = pg.rv;
     slinky_doc *d = NULL;
     if (err == 0)
         err = slinky_doc_new(&d);
@@ -376,7 +406,7 @@ slinky_status slinky_kube_list(slinky_doc **out, slinky_kube_client *c,
     }
     collect_clear(&cl);
     free(cl.items);
-    free(rv);
+    pager_dispose(&pg);
     if (err) {
         slinky_doc_free(d);
         return err;
@@ -395,10 +425,8 @@ struct slinky_kube_list_iter {
     char *label_selector, *field_selector, *resource_version, *rv_match;
     collect page;
     size_t pos;
-    char *cont;
-    char *rv;
-    bool started, done;
-    unsigned restarts;
+    pager pg;
+    bool done;
 };
 
 void slinky_kube_list_iter_free(slinky_kube_list_iter *it)
@@ -415,8 +443,7 @@ void slinky_kube_list_iter_free(slinky_kube_list_iter *it)
     free(it->field_selector);
     free(it->resource_version);
     free(it->rv_match);
-    free(it->cont);
-    free(it->rv);
+    pager_dispose(&it->pg);
     free(it);
 }
 
@@ -474,34 +501,15 @@ slinky_status slinky_kube_list_iter_next(const slinky_doc_value **out, slinky_ku
     if (out == NULL || it == NULL)
         return slinky__error_set(SLINKY_EINVALID, "list_iter_next: NULL argument");
     while (it->pos >= it->page.n) {
-        if (it->done || (it->started && it->cont == NULL)) {
-            it->done = true;
+        if (it->done)
             return SLINKY_ITEROVER;
-        }
         collect_clear(&it->page);
         it->pos = 0;
-        char *next = NULL, *rv = NULL;
-        int err = collect_page(&it->page, &rv, &next, it->c, &it->r, it->ns, &it->o, it->cont);
-        if (err == SLINKY_EGONE && it->cont != NULL && it->restarts < 3) {
-            it->restarts++;
-            free(it->cont);
-            it->cont = NULL;
-            it->started = false;
-            free(it->rv);
-            it->rv = NULL;
-            continue;
-        }
+        int err = pager_next(&it->pg, &it->page, it->c, &it->r, it->ns, &it->o);
+        if (err == SLINKY_ITEROVER)
+            it->done = true;
         if (err)
             return err;
-        free(it->cont);
-        it->cont = next;
-        if (!it->started) {
-            free(it->rv);
-            it->rv = rv;
-        } else {
-            free(rv);
-        }
-        it->started = true;
     }
     *out = slinky_doc_root(it->page.items[it->pos++]);
     return 0;
@@ -509,10 +517,10 @@ slinky_status slinky_kube_list_iter_next(const slinky_doc_value **out, slinky_ku
 
 const char *slinky_kube_list_iter_resource_version(const slinky_kube_list_iter *it)
 {
-    return (it && it->rv) ? it->rv : "";
+    return (it && it->pg.rv) ? it->pg.rv : "";
 }
 
 unsigned slinky_kube_list_iter_restarts(const slinky_kube_list_iter *it)
 {
-    return it ? it->restarts : 0;
+    return it ? it->pg.restarts : 0;
 }

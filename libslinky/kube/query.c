@@ -50,12 +50,8 @@ slinky_status slinky_kube_query_escape(char **out, const char *value)
         return slinky__error_set(SLINKY_EINVALID, "slinky_kube_query_escape: NULL argument");
     slinky__buf b = SLINKY__BUF_INIT;
     slinky__buf_puts(&b, "");
-    if (slinky_kube__buf_escape(&b, value, false) != 0) {
-        slinky__buf_dispose(&b);
-        return slinky__error_oom();
-    }
-    *out = slinky__buf_detach(&b, NULL);
-    return 0;
+    slinky_kube__buf_escape(&b, value, false);
+    return slinky__buf_finish(out, NULL, &b);
 }
 
 static int check_segment(const char *what, const char *s)

@@ -171,14 +171,8 @@ static int add_after_locked(slinky_kube_workqueue *q, const char *key, long dela
     int64_t *cur = slinky_kube__map_get(&q->waiting, key);
     if (cur && *cur <= when)
         return 0; /* a sooner add is pending */
-    if (q->nheap == q->heap_cap) {
-        size_t n = q->heap_cap ? q->heap_cap * 2 : 16;
-        delayed *h = slinky__realloc(q->heap, n * sizeof(*h));
-        if (h == NULL)
-            return SLINKY_ENOMEM;
-        q->heap = h;
-        q->heap_cap = n;
-    }
+    if (slinky__array_room(&q->heap, &q->heap_cap, q->nheap, sizeof(*q->heap), 16))
+        return SLINKY_ENOMEM;
     char *k = slinky__strdup(key);
     if (k == NULL)
         return SLINKY_ENOMEM;
