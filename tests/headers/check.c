@@ -1,5 +1,6 @@
 /* Compiled as strict C99 and as C++ by tests/headers/tests.cmake. */
 #include <slinky.h>
+#include <slinky/cleanup.h>
 
 int main(void)
 {
