@@ -1,4 +1,9 @@
 /*
+ * The reference JSON reader (slinky_doc__parse_json_yajl), on top of yajl's callback
+ * parser: slinky_doc_parse_json reads with json_read.c, and the differential fuzz
+ * test checks that reader against this one. Also the error reporting both share
+ * (slinky_doc__json_error: the positions and words of the first bad byte).
+ *
  * Strict RFC 8259 JSON reader on top of yajl's callback parser. yajl already
  * validates UTF-8 and rejects comments, trailing commas, leading zeros,
  * control characters and multiple values with the options used here; this
@@ -9,6 +14,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "doc/doc_internal.h"
+#include "doc/json_read.h"
 
 typedef struct jctx {
     slinky_doc__builder b;
@@ -279,12 +285,43 @@ static int parse_error_at(const char *data, size_t len, size_t off, const char *
     return slinky__error_set_pos(SLINKY_EPARSE, line, col, "invalid JSON: %s", msg);
 }
 
-slinky_status slinky_doc_parse_json(slinky_doc **out, const char *data, size_t len)
+static int parse_yajl(slinky_doc **out, const char *data, size_t len, bool unique_keys);
+
+int slinky_doc__json_error(const char *data, size_t len, size_t skip, const slinky_doc__json *j)
 {
-    return slinky_doc__parse_json(out, data, len, false);
+    if (j->dup_key) {
+        int l1, c1, l2, c2;
+        slinky_doc__position(data, len, skip + j->dup_first, &l1, &c1);
+        slinky_doc__position(data, len, skip + j->err_off, &l2, &c2);
+        return slinky__error_set_pos(SLINKY_EPARSE, l2, c2,
+                                     "line %d: duplicate key \"%.*s\" (already defined at line %d)",
+                                     l2, (int)(j->dup_keylen > 200 ? 200 : j->dup_keylen),
+                                     j->dup_key, l1);
+    }
+    /* a bad byte or a lone surrogate up to where the reader stopped: the words and
+     * places yajl's strict mode gave */
+    const char *what = NULL;
+    size_t upto = j->err_off + 16 < len - skip ? j->err_off + 16 : len - skip;
+    long bad = find_bad_byte(data + skip, upto, &what);
+    if (bad >= 0)
+        return parse_error_at(data, len, skip + (size_t)bad, what);
+    long sur = find_lone_surrogate(data + skip, upto);
+    if (sur >= 0)
+        return parse_error_at(data, len, skip + (size_t)sur, "lone UTF-16 surrogate in \\u escape");
+    size_t i = skip;
+    while (i < len && strchr(" \t\n\r", data[i]))
+        i++;
+    if (i == len)
+        return parse_error_at(data, len, len, "empty input");
+    return parse_error_at(data, len, skip + j->err_off, j->err_what ? j->err_what : "syntax error");
 }
 
-int slinky_doc__parse_json(slinky_doc **out, const char *data, size_t len, bool unique_keys)
+int slinky_doc__parse_json_yajl(slinky_doc **out, const char *data, size_t len)
+{
+    return parse_yajl(out, data, len, false);
+}
+
+static int parse_yajl(slinky_doc **out, const char *data, size_t len, bool unique_keys)
 {
     if (!out || (!data && len))
         return slinky__error_set(SLINKY_EINVALID, "slinky_doc_parse_json: NULL argument");

@@ -46,7 +46,7 @@ void slinky_kube__stream_dispose(slinky_kube__stream *s)
 {
     slinky_kube__stream_release(s);
     slinky__buf_dispose(&s->cap);
-    slinky_kube__json_dispose(&s->json);
+    slinky_doc__json_dispose(&s->json);
 }
 
 int slinky_kube__stream_begin(slinky_kube__stream *s, int mode, slinky_kube_item_cb item_cb,
@@ -54,7 +54,7 @@ int slinky_kube__stream_begin(slinky_kube__stream *s, int mode, slinky_kube_item
 {
     slinky_kube__stream_release(s);
     slinky__buf cap = s->cap;
-    slinky_kube__json json = s->json;
+    slinky_doc__json json = s->json;
     memset(s, 0, sizeof(*s));
     s->cap = cap;
     s->json = json;
@@ -96,7 +96,7 @@ static int finish_value(slinky_kube__stream *s, const char *p, size_t n)
     case R_KEY: {
         const char *k;
         size_t kn;
-        if ((err = slinky_kube__json_string(&s->json, &k, &kn, p, n)) != 0)
+        if ((err = slinky_doc__json_string(&s->json, &k, &kn, p, n)) != 0)
             return fail(s, err);
         s->key_ok = kn < sizeof(s->key);
         if (s->key_ok) {
@@ -109,7 +109,7 @@ static int finish_value(slinky_kube__stream *s, const char *p, size_t n)
     case R_TYPE: {
         const char *t;
         size_t tn;
-        if ((err = slinky_kube__json_string(&s->json, &t, &tn, p, n)) != 0) {
+        if ((err = slinky_doc__json_string(&s->json, &t, &tn, p, n)) != 0) {
             slinky__error_set(SLINKY_EPARSE, "watch event type is not a string");
             return fail(s, SLINKY_EPARSE);
         }
@@ -121,13 +121,13 @@ static int finish_value(slinky_kube__stream *s, const char *p, size_t n)
         break;
     }
     case R_SKIP:
-        if ((err = slinky_kube__json_parse(&s->json, NULL, p, n)) != 0)
+        if ((err = slinky_doc__json_parse(&s->json, NULL, p, n)) != 0)
             return fail(s, err);
         break;
     default:
         if ((err = slinky_doc_new(&d)) != 0)
             return fail(s, err);
-        if ((err = slinky_kube__json_parse(&s->json, slinky_doc_root(d), p, n)) != 0) {
+        if ((err = slinky_doc__json_parse(&s->json, slinky_doc_root(d), p, n)) != 0) {
             slinky_doc_free(d);
             return fail(s, err);
         }
@@ -150,7 +150,7 @@ static long direct(slinky_kube__stream *s, const char *data, size_t len, int rou
         return fail(s, err), -1;
     size_t used = 0;
     bool truncated = false;
-    err = slinky_kube__json_parse_prefix(&s->json, slinky_doc_root(d), data, len, &used, &truncated);
+    err = slinky_doc__json_parse_prefix(&s->json, slinky_doc_root(d), data, len, &used, &truncated);
     if (err) {
         slinky_doc_free(d);
         if (truncated) {

@@ -3,13 +3,14 @@
  * A resumable scanner walks the envelope object byte by byte (chunks may
  * split anywhere), finds the extent of each member value, and hands only
  * the values it needs (a list's metadata and each item, a watch event's
- * type and object) to the strict JSON reader (json.h); other members are
+ * type and object) to the doc module's JSON reader (doc/json_read.h); other members are
  * validated and dropped. Memory: one value's bytes when it spans chunks.
  */
 #ifndef SLINKY_KUBE_STREAM_H
 #define SLINKY_KUBE_STREAM_H
 
-#include "json.h"
+#include "doc/json_read.h"
+#include "kube_internal.h"
 
 enum { SLINKY_KUBE__STREAM_EVENT = 0, SLINKY_KUBE__STREAM_LIST = 1 };
 
@@ -26,7 +27,7 @@ typedef struct slinky_kube__stream {
     bool cap_in_str, cap_esc;
     slinky__buf cap;
     size_t max_value;
-    slinky_kube__json json;
+    slinky_doc__json json;
     int err;
     /* results */
     char type[16];

@@ -1,15 +1,16 @@
 /*
  * libFuzzer: the incremental watch decoder, fed in two pieces split where
- * the first byte says; and, on the same bytes, the kube JSON reader checked
- * against the doc module's strict reader (whatever kube accepts, doc must
- * accept, with an equal value).
+ * the first byte says; and, on the same bytes, the doc module's JSON reader
+ * (json_read.c, which slinky_doc_parse_json and the watch decoder use)
+ * checked against the yajl-based reference reader: whatever the reader
+ * accepts, the reference accepts too, with an equal value.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "kube/json.h"
+#include "doc/json_read.h"
 #include "slinky.h"
 
 static slinky_status on_event(slinky_kube_event_type t, slinky_doc *obj, void *p)
@@ -27,13 +28,13 @@ static void differential(const char *p, size_t n)
     slinky_doc *mine = NULL, *ref = NULL;
     if (slinky_doc_new(&mine) != 0)
         return;
-    slinky_kube__json j;
-    slinky_kube__json_init(&j);
-    int e1 = slinky_kube__json_parse(&j, slinky_doc_root(mine), p, n);
-    int e2 = slinky_doc_parse_json(&ref, p, n);
+    slinky_doc__json j;
+    slinky_doc__json_init(&j);
+    int e1 = slinky_doc__json_parse(&j, slinky_doc_root(mine), p, n);
+    int e2 = slinky_doc__parse_json_yajl(&ref, p, n);
     if (e1 == 0 && (e2 != 0 || !slinky_doc_value_equal(slinky_doc_root(mine), slinky_doc_root(ref))))
         abort();
-    slinky_kube__json_dispose(&j);
+    slinky_doc__json_dispose(&j);
     slinky_doc_free(mine);
     slinky_doc_free(ref);
 }

@@ -1,10 +1,10 @@
 /*
- * kube: a strict RFC 8259 JSON reader that builds slinky_doc values
- * directly (the hot path of list and watch decoding). One complete value
+ * doc: the strict RFC 8259 JSON reader (slinky_doc_parse_json, and the hot
+ * path of kube's list and watch decoding), building slinky_doc values
+ * directly. One complete value
  * per call; UTF-8 is validated, \u escapes (with surrogate pairs) decoded,
  * lone surrogates rejected, nesting limited to 1000. Values are made with
- * the doc module's shared internals (doc/doc_internal.h): members and items
- * wait on a scratch stack while their container is open and are stored in
+ * the doc module's internals: members and items wait on a scratch stack while their container is open and are stored in
  * one exact-size arena array when it closes.
  */
 #include <errno.h>
@@ -15,7 +15,7 @@
 #endif
 
 #include "doc/doc_internal.h"
-#include "json.h"
+#include "json_read.h"
 
 #define MAX_DEPTH 1000
 
@@ -23,9 +23,13 @@ typedef struct jp {
     const char *p, *end, *start;
     char *tmp; /* scratch for unescaped strings and keys */
     size_t tmp_cap;
-    slinky_kube__json_ent *ents; /* members/items of the open containers */
+    slinky_doc__json_ent *ents; /* members/items of the open containers */
     size_t n_ents, cap_ents;
     int err;
+    bool unique; /* a repeated key is an error */
+    size_t err_off, dup_first;
+    const char *err_what, *dup_key;
+    size_t dup_keylen;
     bool trunc; /* the error may only mean that the input stopped early */
     bool plain; /* the last string had no escapes (so no NUL) */
 } jp;
@@ -35,6 +39,8 @@ static int jerr(jp *j, const char *what)
     if (j->err == 0) {
         /* every failure caused by missing input happens within 6 bytes of the end */
         j->trunc = j->p + 6 >= j->end;
+        j->err_off = (size_t)(j->p - j->start);
+        j->err_what = what;
         j->err = slinky__error_set(SLINKY_EPARSE, "invalid JSON at offset %zu: %s",
                                    (size_t)(j->p - j->start), what);
     }
@@ -319,15 +325,8 @@ static int parse_number(jp *j, slinky_doc_value *v)
         else
             integral = false;
     }
-    if (!integral) {
-        /* rare: let the doc reader keep the number's text (exact round trip,
-         * integers beyond int64, 1e999) */
-        slinky_doc *num = NULL;
-        err = slinky_doc_parse_json(&num, text, len);
-        if (err == 0)
-            err = slinky_doc_value_set_copy(v, slinky_doc_root(num));
-        slinky_doc_free(num);
-    }
+    if (!integral) /* keeps the number's text (exact round trip, beyond int64, 1e999) */
+        err = slinky_doc__number_from_text(v, s, len);
     if (text != buf)
         free(text);
     if (err)
@@ -345,14 +344,24 @@ static int literal(jp *j, const char *word, size_t n)
 
 static int parse_value(jp *j, slinky_doc_value *v, int depth);
 
-static int push_ent(jp *j, const char *key, size_t keylen, slinky_doc_value *v)
+/* After a member or item: 1 when ',' follows, 0 when `close` does, else the error. */
+static int after_member(jp *j, char close)
+{
+    ws(j);
+    if (j->p < j->end && (*j->p == ',' || *j->p == close))
+        return *j->p++ == ',';
+    return jerr(j, close == '}' ? "',' or '}' expected" : "',' or ']' expected");
+}
+
+static int push_ent(jp *j, const char *key, size_t keylen, slinky_doc_value *v, size_t pos)
 {
     if (slinky__array_room(&j->ents, &j->cap_ents, j->n_ents, sizeof(*j->ents), 256))
         return j->err = SLINKY_ENOMEM;
-    slinky_kube__json_ent *e = &j->ents[j->n_ents++];
+    slinky_doc__json_ent *e = &j->ents[j->n_ents++];
     e->key = key;
     e->keylen = keylen;
     e->value = v;
+    e->pos = pos;
     return 0;
 }
 
@@ -379,7 +388,7 @@ static int parse_object(jp *j, slinky_doc_value *v, int depth)
         if (j->p >= j->end || *j->p != '"')
             return jerr(j, "object key expected");
         const char *k;
-        size_t kn;
+        size_t kn, kpos = (size_t)(j->p - j->start);
         if (parse_string(j, &k, &kn) != 0)
             return j->err;
         slinky_doc_value *child = NULL;
@@ -400,13 +409,21 @@ static int parse_object(jp *j, slinky_doc_value *v, int depth)
             child = slinky_doc__value_new(v->doc);
             if (child == NULL)
                 return j->err = SLINKY_ENOMEM;
+            if (e < j->n_ents && j->unique) {
+                j->p = j->start + kpos;
+                jerr(j, "duplicate key");
+                j->dup_first = j->ents[e].pos;
+                j->dup_key = j->ents[e].key;
+                j->dup_keylen = kn;
+                return j->err;
+            }
             if (e < j->n_ents) {
                 j->ents[e].value = child;
             } else {
                 const char *key = slinky_doc__strdup(v->doc, k, kn);
                 if (key == NULL)
                     return j->err = SLINKY_ENOMEM;
-                if (push_ent(j, key, kn, child) != 0)
+                if (push_ent(j, key, kn, child, kpos) != 0)
                     return j->err;
             }
         }
@@ -414,18 +431,11 @@ static int parse_object(jp *j, slinky_doc_value *v, int depth)
         if (j->p >= j->end || *j->p != ':')
             return jerr(j, "':' expected");
         j->p++;
-        if (parse_value(j, child, depth + 1) != 0)
-            return j->err;
-        ws(j);
-        if (j->p < j->end && *j->p == ',') {
-            j->p++;
-            continue;
-        }
-        if (j->p < j->end && *j->p == '}') {
-            j->p++;
+        int more = parse_value(j, child, depth + 1) != 0 ? j->err : after_member(j, '}');
+        if (more < 0)
+            return more;
+        if (!more)
             break;
-        }
-        return jerr(j, "',' or '}' expected");
     }
     if (v) {
         size_t n = j->n_ents - base;
@@ -463,21 +473,14 @@ static int parse_array(jp *j, slinky_doc_value *v, int depth)
             child = slinky_doc__value_new(v->doc);
             if (child == NULL)
                 return j->err = SLINKY_ENOMEM;
-            if (push_ent(j, NULL, 0, child) != 0)
+            if (push_ent(j, NULL, 0, child, 0) != 0)
                 return j->err;
         }
-        if (parse_value(j, child, depth + 1) != 0)
-            return j->err;
-        ws(j);
-        if (j->p < j->end && *j->p == ',') {
-            j->p++;
-            continue;
-        }
-        if (j->p < j->end && *j->p == ']') {
-            j->p++;
+        int more = parse_value(j, child, depth + 1) != 0 ? j->err : after_member(j, ']');
+        if (more < 0)
+            return more;
+        if (!more)
             break;
-        }
-        return jerr(j, "',' or ']' expected");
     }
     if (v) {
         size_t n = j->n_ents - base;
@@ -497,16 +500,15 @@ static int parse_array(jp *j, slinky_doc_value *v, int depth)
 
 static int parse_value(jp *j, slinky_doc_value *v, int depth)
 {
-    if (depth > MAX_DEPTH)
-        return jerr(j, "nested too deeply");
     ws(j);
     if (j->p >= j->end)
         return jerr(j, "value expected");
     switch (*j->p) {
     case '{':
-        return parse_object(j, v, depth);
     case '[':
-        return parse_array(j, v, depth);
+        if (depth >= MAX_DEPTH)
+            return jerr(j, "nesting deeper than 1000 levels");
+        return *j->p == '{' ? parse_object(j, v, depth) : parse_array(j, v, depth);
     case '"': {
         const char *s;
         size_t n;
@@ -533,12 +535,12 @@ static int parse_value(jp *j, slinky_doc_value *v, int depth)
     }
 }
 
-void slinky_kube__json_init(slinky_kube__json *j)
+void slinky_doc__json_init(slinky_doc__json *j)
 {
     memset(j, 0, sizeof(*j));
 }
 
-void slinky_kube__json_dispose(slinky_kube__json *j)
+void slinky_doc__json_dispose(slinky_doc__json *j)
 {
     free(j->tmp);
     free(j->ents);
@@ -546,7 +548,7 @@ void slinky_kube__json_dispose(slinky_kube__json *j)
 }
 
 /* A parse of data[0..len) using ctx's scratch buffers; jp_end hands them back. */
-static void jp_begin(jp *j, const slinky_kube__json *ctx, const char *data, size_t len)
+static void jp_begin(jp *j, const slinky_doc__json *ctx, const char *data, size_t len)
 {
     memset(j, 0, sizeof(*j));
     j->p = j->start = data;
@@ -555,17 +557,23 @@ static void jp_begin(jp *j, const slinky_kube__json *ctx, const char *data, size
     j->tmp_cap = ctx->tmp_cap;
     j->ents = ctx->ents;
     j->cap_ents = ctx->cap_ents;
+    j->unique = ctx->unique_keys;
 }
 
-static void jp_end(const jp *j, slinky_kube__json *ctx)
+static void jp_end(const jp *j, slinky_doc__json *ctx)
 {
     ctx->tmp = j->tmp;
     ctx->tmp_cap = j->tmp_cap;
     ctx->ents = j->ents;
     ctx->cap_ents = j->cap_ents;
+    ctx->err_off = j->err_off;
+    ctx->err_what = j->err_what;
+    ctx->dup_first = j->dup_first;
+    ctx->dup_key = j->dup_key;
+    ctx->dup_keylen = j->dup_keylen;
 }
 
-int slinky_kube__json_parse(slinky_kube__json *ctx, slinky_doc_value *target, const char *data,
+int slinky_doc__json_parse(slinky_doc__json *ctx, slinky_doc_value *target, const char *data,
                             size_t len)
 {
     jp j;
@@ -580,7 +588,7 @@ int slinky_kube__json_parse(slinky_kube__json *ctx, slinky_doc_value *target, co
     return err;
 }
 
-int slinky_kube__json_parse_prefix(slinky_kube__json *ctx, slinky_doc_value *target,
+int slinky_doc__json_parse_prefix(slinky_doc__json *ctx, slinky_doc_value *target,
                                    const char *data, size_t len, size_t *consumed, bool *truncated)
 {
     jp j;
@@ -592,7 +600,7 @@ int slinky_kube__json_parse_prefix(slinky_kube__json *ctx, slinky_doc_value *tar
     return err;
 }
 
-int slinky_kube__json_string(slinky_kube__json *ctx, const char **s, size_t *n, const char *data,
+int slinky_doc__json_string(slinky_doc__json *ctx, const char **s, size_t *n, const char *data,
                              size_t len)
 {
     jp j;
@@ -606,4 +614,37 @@ int slinky_kube__json_string(slinky_kube__json *ctx, const char **s, size_t *n, 
     }
     jp_end(&j, ctx);
     return err;
+}
+
+slinky_status slinky_doc_parse_json(slinky_doc **out, const char *data, size_t len)
+{
+    return slinky_doc__parse_json(out, data, len, false);
+}
+
+int slinky_doc__parse_json(slinky_doc **out, const char *data, size_t len, bool unique_keys)
+{
+    if (!out || (!data && len))
+        return slinky__error_set(SLINKY_EINVALID, "slinky_doc_parse_json: NULL argument");
+    if (!data)
+        data = "";
+    size_t skip = 0;
+    if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
+        skip = 3; /* RFC 8259 section 8.1: a parser MAY ignore a BOM */
+    slinky_doc *doc;
+    int rc = slinky_doc__create(&doc, len + len / 2);
+    if (rc < 0)
+        return rc;
+    slinky_doc__json j;
+    slinky_doc__json_init(&j);
+    j.unique_keys = unique_keys;
+    rc = slinky_doc__json_parse(&j, slinky_doc_root(doc), data + skip, len - skip);
+    if (rc == SLINKY_EPARSE)
+        rc = slinky_doc__json_error(data, len, skip, &j);
+    slinky_doc__json_dispose(&j);
+    if (rc < 0) {
+        slinky_doc_free(doc);
+        return rc;
+    }
+    *out = doc;
+    return 0;
 }
