@@ -1,6 +1,7 @@
 /*
- * kube: kubeconfig loading (KUBECONFIG lists merged as kubectl does),
- * in-cluster configuration, credentials (token, tokenFile, exec plugins).
+ * kube: the config object and kubeconfig loading (KUBECONFIG lists merged as
+ * kubectl does). In-cluster configuration: config_in_cluster.c; credentials
+ * (token, tokenFile, exec plugins) and their cache: config_creds.c.
  */
 #include <errno.h>
 #include <limits.h>
@@ -12,13 +13,12 @@
 
 #include "kube_internal.h"
 
-#define SA_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
 
 SLINKY_KUBE__OPTIONS_INIT_FN(slinky_kube_config_options, SLINKY_KUBE_CONFIG_OPTIONS_VERSION)
 
 /* ---------------------------------------------------------------- config object */
 
-static slinky_kube_config *config_alloc(void)
+slinky_kube_config *slinky_kube__config_alloc(void)
 {
     slinky_kube_config *cfg = slinky__calloc(1, sizeof(*cfg));
     if (cfg == NULL)
@@ -26,16 +26,6 @@ static slinky_kube_config *config_alloc(void)
     cfg->refs = 1;
     pthread_mutex_init(&cfg->lock, NULL);
     return cfg;
-}
-
-void slinky_kube__creds_dispose(slinky_kube__creds *c)
-{
-    free(c->token);
-    if (c->key)
-        explicit_bzero(c->key, c->key_len);
-    free(c->key);
-    free(c->cert);
-    memset(c, 0, sizeof(*c));
 }
 
 void slinky_kube__exec_free(slinky_kube__exec *ex)
@@ -144,7 +134,7 @@ static char *dir_of(const char *path)
     return abs;
 }
 
-static int read_file_or(char **out, size_t *len, const char *path, const char *what)
+int slinky_kube__read_file_or(char **out, size_t *len, const char *path, const char *what)
 {
     int err = slinky__read_file(out, len, path);
     if (err)
@@ -411,7 +401,7 @@ static int load_data_or_file(char **out, size_t *len, const slinky_doc_value *ob
     if (file && *file) {
         char what[128];
         snprintf(what, sizeof(what), "%s.%s", where, file_key);
-        return read_file_or(out, len, file, what);
+        return slinky_kube__read_file_or(out, len, file, what);
     }
     return 0;
 }
@@ -448,7 +438,7 @@ static int build_from_merged(slinky_kube_config **out, merged *m,
             return slinky__error_set(SLINKY_ENOTFOUND, "kubeconfig: user \"%s\" (context \"%s\") not found",
                                      uname, ctxname);
     }
-    slinky_kube_config *cfg = config_alloc();
+    slinky_kube_config *cfg = slinky_kube__config_alloc();
     if (cfg == NULL)
         return SLINKY_ENOMEM;
     const char *s;
@@ -536,65 +526,6 @@ slinky_status slinky_kube_config_parse(slinky_kube_config **out, const char *dat
     return err;
 }
 
-/* ---------------------------------------------------------------- in-cluster */
-
-static int load_in_cluster(slinky_kube_config **out, const slinky_kube_config_options *o)
-{
-    const char *host = getenv("KUBERNETES_SERVICE_HOST");
-    const char *port = getenv("KUBERNETES_SERVICE_PORT");
-    if (host == NULL || *host == '\0' || port == NULL || *port == '\0')
-        return slinky__error_set(SLINKY_ENOTFOUND,
-                                 "in-cluster config: KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be set");
-    const char *dir = (o && o->service_account_dir) ? o->service_account_dir : SA_DIR;
-    slinky_kube_config *cfg = config_alloc();
-    if (cfg == NULL)
-        return SLINKY_ENOMEM;
-    int err = 0;
-    cfg->in_cluster = true;
-    cfg->server = strchr(host, ':') ? slinky__sprintf("https://[%s]:%s", host, port)
-                                    : slinky__sprintf("https://%s:%s", host, port);
-    cfg->token_file = slinky__sprintf("%s/token", dir);
-    char *ca_path = slinky__sprintf("%s/ca.crt", dir);
-    char *ns_path = slinky__sprintf("%s/namespace", dir);
-    cfg->context = slinky__strdup("");
-    cfg->cluster = slinky__strdup("");
-    cfg->user = slinky__strdup("");
-    if (!cfg->server || !cfg->token_file || !ca_path || !ns_path || !cfg->context ||
-        !cfg->cluster || !cfg->user) {
-        err = SLINKY_ENOMEM;
-        goto done;
-    }
-    if (access(cfg->token_file, R_OK) != 0) {
-        err = slinky__error_set_errno(SLINKY_ENOTFOUND, errno, "in-cluster config: %s", cfg->token_file);
-        goto done;
-    }
-    if ((err = read_file_or(&cfg->ca, &cfg->ca_len, ca_path, "in-cluster config")) != 0)
-        goto done;
-    char *nsdata = NULL;
-    if (o && o->ns && *o->ns) {
-        cfg->ns = slinky__strdup(o->ns);
-    } else if (slinky__read_file(&nsdata, NULL, ns_path) == 0) {
-        size_t n = strlen(nsdata);
-        while (n && (nsdata[n - 1] == '\n' || nsdata[n - 1] == ' ' || nsdata[n - 1] == '\r'))
-            nsdata[--n] = '\0';
-        cfg->ns = nsdata;
-    } else {
-        slinky_error_clear();
-        cfg->ns = slinky__strdup("default");
-    }
-    if (cfg->ns == NULL)
-        err = SLINKY_ENOMEM;
-done:
-    free(ca_path);
-    free(ns_path);
-    if (err) {
-        slinky_kube_config_free(cfg);
-        return err;
-    }
-    *out = cfg;
-    return 0;
-}
-
 /* ---------------------------------------------------------------- load */
 
 slinky_status slinky_kube_config_load(slinky_kube_config **out, const slinky_kube_config_options *o)
@@ -604,7 +535,7 @@ slinky_status slinky_kube_config_load(slinky_kube_config **out, const slinky_kub
     if (o && o->version != SLINKY_KUBE_CONFIG_OPTIONS_VERSION)
         return slinky__error_set(SLINKY_EINVALID, "kube config options: unknown version %u", o->version);
     if (o && o->in_cluster)
-        return load_in_cluster(out, o);
+        return slinky_kube__config_in_cluster(out, o);
     merged m = {0};
     bool loaded = false;
     int err = 0;
@@ -651,7 +582,7 @@ slinky_status slinky_kube_config_load(slinky_kube_config **out, const slinky_kub
         if (!loaded || (m.contexts.count == 0 && m.current_context == NULL)) {
             const char *host = getenv("KUBERNETES_SERVICE_HOST");
             if (host && *host && !(o && o->kubeconfig && *o->kubeconfig))
-                err = load_in_cluster(out, o);
+                err = slinky_kube__config_in_cluster(out, o);
             else
                 err = slinky__error_set(SLINKY_ENOTFOUND,
                                         "no kubeconfig found (KUBECONFIG, ~/.kube/config) and not in a cluster");
@@ -663,101 +594,3 @@ slinky_status slinky_kube_config_load(slinky_kube_config **out, const slinky_kub
     return err;
 }
 
-/* ---------------------------------------------------------------- credentials */
-
-static int file_token(char **out, slinky_kube_config *cfg)
-{
-    struct stat st;
-    if (stat(cfg->token_file, &st) != 0)
-        return slinky__error_set_errno(SLINKY_EAUTH, errno, "tokenFile %s", cfg->token_file);
-    if (cfg->file_token == NULL || st.st_mtim.tv_sec != cfg->file_mtime.tv_sec ||
-        st.st_mtim.tv_nsec != cfg->file_mtime.tv_nsec) {
-        char *data = NULL;
-        size_t len = 0;
-        int err = slinky__read_file(&data, &len, cfg->token_file);
-        if (err)
-            return err == SLINKY_ENOMEM ? err : slinky__error_set(SLINKY_EAUTH, "tokenFile %s: %s",
-                                                                   cfg->token_file,
-                                                                   slinky_error_last()->message);
-        while (len && (data[len - 1] == '\n' || data[len - 1] == '\r' || data[len - 1] == ' '))
-            data[--len] = '\0';
-        free(cfg->file_token);
-        cfg->file_token = data;
-        cfg->file_mtime = st.st_mtim;
-    }
-    *out = slinky__strdup(cfg->file_token);
-    return *out ? 0 : SLINKY_ENOMEM;
-}
-
-static int dup_blob(char **dst, size_t *dlen, const char *src, size_t len)
-{
-    if (src == NULL)
-        return 0;
-    *dst = slinky__malloc(len + 1);
-    if (*dst == NULL)
-        return SLINKY_ENOMEM;
-    memcpy(*dst, src, len);
-    (*dst)[len] = '\0';
-    *dlen = len;
-    return 0;
-}
-
-int slinky_kube__config_creds(slinky_kube__creds *out, slinky_kube_config *cfg, bool force)
-{
-    slinky_kube__creds c = {0};
-    int err = 0;
-    pthread_mutex_lock(&cfg->lock);
-    if (cfg->exec) {
-        int64_t now = slinky_kube__wall_ms() / 1000;
-        if (force || cfg->exec_expiry == 0 || now >= cfg->exec_expiry) {
-            slinky_kube__creds fresh = {0};
-            int64_t expiry = 0;
-            err = slinky_kube__exec_run(&fresh, &expiry, cfg->exec, cfg->server);
-            if (err == 0) {
-                slinky_kube__creds_dispose(&cfg->exec_creds);
-                cfg->exec_creds = fresh;
-                cfg->exec_expiry = expiry ? expiry : INT64_MAX;
-            }
-        }
-        if (err == 0 && cfg->exec_creds.token)
-            err = (c.token = slinky__strdup(cfg->exec_creds.token)) ? 0 : SLINKY_ENOMEM;
-        if (err == 0)
-            err = dup_blob(&c.cert, &c.cert_len, cfg->exec_creds.cert, cfg->exec_creds.cert_len);
-        if (err == 0)
-            err = dup_blob(&c.key, &c.key_len, cfg->exec_creds.key, cfg->exec_creds.key_len);
-    }
-    if (err == 0 && c.token == NULL && cfg->token_file && *cfg->token_file) {
-        err = file_token(&c.token, cfg);
-        if (err && cfg->token && *cfg->token) {
-            slinky_error_clear();
-            err = 0;
-        }
-    }
-    if (err == 0 && c.token == NULL && cfg->token && *cfg->token)
-        err = (c.token = slinky__strdup(cfg->token)) ? 0 : SLINKY_ENOMEM;
-    if (err == 0 && c.cert == NULL)
-        err = dup_blob(&c.cert, &c.cert_len, cfg->cert, cfg->cert_len);
-    if (err == 0 && c.key == NULL)
-        err = dup_blob(&c.key, &c.key_len, cfg->key, cfg->key_len);
-    pthread_mutex_unlock(&cfg->lock);
-    if (err) {
-        slinky_kube__creds_dispose(&c);
-        return err;
-    }
-    *out = c;
-    return 0;
-}
-
-slinky_status slinky_kube_config_get_token(char **out, slinky_kube_config *cfg)
-{
-    if (out == NULL || cfg == NULL)
-        return slinky__error_set(SLINKY_EINVALID, "slinky_kube_config_get_token: NULL argument");
-    slinky_kube__creds c;
-    int err = slinky_kube__config_creds(&c, cfg, false);
-    if (err)
-        return err;
-    *out = c.token;
-    c.token = NULL;
-    slinky_kube__creds_dispose(&c);
-    return 0;
-}

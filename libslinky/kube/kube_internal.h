@@ -123,6 +123,13 @@ struct slinky_kube_config {
 };
 
 SLINKY_HIDDEN void slinky_kube__config_ref(slinky_kube_config *cfg);
+/* config.c: a new config (one reference); read a file, errors prefixed with `what` */
+SLINKY_HIDDEN slinky_kube_config *slinky_kube__config_alloc(void);
+SLINKY_HIDDEN int slinky_kube__read_file_or(char **out, size_t *len, const char *path,
+                                            const char *what);
+/* config_in_cluster.c: the pod's service account ($KUBERNETES_SERVICE_HOST/PORT) */
+SLINKY_HIDDEN int slinky_kube__config_in_cluster(slinky_kube_config **out,
+                                                 const slinky_kube_config_options *o);
 /* Current credentials (copies). force_refresh drops the exec cache first. */
 SLINKY_HIDDEN int slinky_kube__config_creds(slinky_kube__creds *out, slinky_kube_config *cfg,
                                             bool force_refresh);
