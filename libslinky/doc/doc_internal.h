@@ -275,6 +275,22 @@ SLINKY_HIDDEN int slinky_doc__yaml_resolve(slinky_doc_value *v, const char *s, s
 SLINKY_HIDDEN slinky_doc_type slinky_doc__yaml_resolve_type(const char *s, size_t len);
 
 /** Line and column (1-based) of byte offset off in data. */
+/* --- dotted paths ("spec.containers[0].name", `metadata.labels["a.b/c"]`): the one grammar,
+ * for doc/path.c and the model's paths --- */
+typedef struct slinky_doc__seg {
+    int is_index;
+    size_t index;
+    const char *key; /* into the scratch buffer or the path */
+    size_t keylen;
+} slinky_doc__seg;
+/* Read the next segment at *pp (first: the path's first one); buf has room for
+ * strlen(path)+1 bytes. 1 with a segment, 0 at the end, -1 on a syntax error. */
+SLINKY_HIDDEN int slinky_doc__path_next(const char **pp, slinky_doc__seg *s, char *buf, int first);
+/* path + key as one more segment: ".key", or ["key"] (with \" and \\) when quote is set
+ * or the key needs it; a plain key after an empty path is the key alone. malloc'd; NULL
+ * with ENOMEM set. */
+SLINKY_HIDDEN char *slinky_doc__path_join(const char *path, const char *key, bool quote);
+
 /* slinky_doc_parse_json; unique_keys: a key twice in one object is SLINKY_EPARSE naming
  * both lines (as the API server's strict field validation) instead of the last one winning. */
 SLINKY_HIDDEN int slinky_doc__parse_json(slinky_doc **out, const char *data, size_t len,

@@ -8,18 +8,9 @@
 
 /* ------------------------------------------------------------------ dotted paths */
 
-typedef struct seg {
-    int is_index;
-    size_t index;
-    const char *key; /* into the scratch buffer or the path */
-    size_t keylen;
-} seg;
+typedef slinky_doc__seg seg;
 
-/*
- * Read the next segment at *p. buf has room for strlen(path)+1 bytes.
- * Returns 1 with a segment, 0 at the end, -1 on a syntax error.
- */
-static int next_seg(const char **pp, seg *s, char *buf, int first)
+int slinky_doc__path_next(const char **pp, slinky_doc__seg *s, char *buf, int first)
 {
     const char *p = *pp;
     if (!*p)
@@ -91,6 +82,24 @@ static int next_seg(const char **pp, seg *s, char *buf, int first)
     return 1;
 }
 
+char *slinky_doc__path_join(const char *path, const char *key, bool quote)
+{
+    bool plain = !quote && *key != '\0';
+    for (const char *s = key; plain && *s; s++)
+        plain = *s != '.' && *s != '[' && *s != ']' && *s != '"';
+    if (plain)
+        return *path ? slinky__sprintf("%s.%s", path, key) : slinky__strdup(key);
+    slinky__buf b = SLINKY__BUF_INIT;
+    slinky__buf_printf(&b, "%s[\"", path);
+    for (const char *s = key; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            slinky__buf_putc(&b, '\\');
+        slinky__buf_putc(&b, *s);
+    }
+    slinky__buf_puts(&b, "\"]");
+    return slinky__buf_detach(&b, NULL); /* NULL (ENOMEM set) if any append failed */
+}
+
 static int all_digits(const char *s, size_t n, size_t *out)
 {
     if (!n || n > 18)
@@ -132,7 +141,7 @@ slinky_doc_value *slinky_doc_value_path(const slinky_doc_value *v, const char *p
     slinky_doc_value *cur = (slinky_doc_value *)v;
     seg s;
     int r, first = 1;
-    while (cur && (r = next_seg(&p, &s, buf, first)) != 0) {
+    while (cur && (r = slinky_doc__path_next(&p, &s, buf, first)) != 0) {
         if (r < 0) {
             cur = NULL;
             break;
@@ -157,7 +166,7 @@ static int path_walk(slinky_doc_value **out, slinky_doc_value *v, const char *pa
     int is_virtual = 0; /* cur does not exist yet (dry run): an empty object */
     seg s;
     int r, first = 1;
-    while ((r = next_seg(&p, &s, buf, first)) != 0) {
+    while ((r = slinky_doc__path_next(&p, &s, buf, first)) != 0) {
         if (r < 0)
             return slinky__error_set(SLINKY_EINVALID, "malformed path \"%s\"", path);
         first = 0;

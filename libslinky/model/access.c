@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/doc_internal.h"
 #include "model/internal.h"
 
 void slinky_model__path_dispose(slinky_model__path *p)
@@ -29,85 +30,35 @@ static int push_step(slinky_model__path *p, char *key, size_t index)
     return 0;
 }
 
+/* The doc module's path grammar (slinky_doc__path_next), with each step's key copied. */
 int slinky_model__path_parse(slinky_model__path *out, const char *path)
 {
     slinky_model__path p = {NULL, 0};
-    const char *s = path;
-    int rc = 0;
     if (!path || !*path)
         return slinky__error_set(SLINKY_EINVALID, "model: empty path");
-    while (*s) {
-        if (*s == '[') {
-            s++;
-            if (*s == '"') {
-                slinky__buf b = SLINKY__BUF_INIT;
-                s++;
-                while (*s && *s != '"') {
-                    if (*s == '\\' && s[1])
-                        s++;
-                    slinky__buf_putc(&b, *s++);
-                }
-                if (*s != '"' || s[1] != ']') {
-                    slinky__buf_dispose(&b);
-                    rc = slinky__error_set(SLINKY_EINVALID, "model: bad path \"%s\"", path);
-                    goto fail;
-                }
-                s += 2;
-                if (b.failed) {
-                    slinky__buf_dispose(&b);
-                    rc = SLINKY_ENOMEM;
-                    goto fail;
-                }
-                char *key = slinky__buf_detach(&b, NULL);
-                if (!key || (rc = push_step(&p, key, 0))) {
-                    rc = rc ? rc : SLINKY_ENOMEM;
-                    goto fail;
-                }
-            } else {
-                size_t idx = 0;
-                const char *start = s;
-                while (*s >= '0' && *s <= '9' && idx < ((size_t)1 << 40))
-                    idx = idx * 10 + (size_t)(*s++ - '0');
-                if (s == start || *s != ']') {
-                    rc = slinky__error_set(SLINKY_EINVALID, "model: bad path \"%s\"", path);
-                    goto fail;
-                }
-                s++;
-                if ((rc = push_step(&p, NULL, idx)))
-                    goto fail;
-            }
-            if (*s == '.')
-                s++;
-            else if (*s && *s != '[') {
-                rc = slinky__error_set(SLINKY_EINVALID, "model: bad path \"%s\"", path);
-                goto fail;
-            }
-            continue;
-        }
-        size_t n = strcspn(s, ".[");
-        if (n == 0) {
+    char *buf = slinky__malloc(strlen(path) + 1);
+    if (!buf)
+        return SLINKY_ENOMEM;
+    const char *s = path;
+    slinky_doc__seg seg;
+    int r, rc = 0;
+    for (int first = 1; rc == 0 && (r = slinky_doc__path_next(&s, &seg, buf, first)) != 0; first = 0) {
+        if (r < 0) {
             rc = slinky__error_set(SLINKY_EINVALID, "model: bad path \"%s\"", path);
-            goto fail;
+        } else if (seg.is_index) {
+            rc = push_step(&p, NULL, seg.index);
+        } else {
+            char *key = slinky__strndup(seg.key, seg.keylen);
+            rc = key ? push_step(&p, key, 0) : SLINKY_ENOMEM;
         }
-        char *key = slinky__strndup(s, n);
-        if (!key || (rc = push_step(&p, key, 0))) {
-            rc = rc ? rc : SLINKY_ENOMEM;
-            goto fail;
-        }
-        s += n;
-        if (*s == '.') {
-            s++;
-            if (!*s) {
-                rc = slinky__error_set(SLINKY_EINVALID, "model: bad path \"%s\"", path);
-                goto fail;
-            }
-        }
+    }
+    free(buf);
+    if (rc) {
+        slinky_model__path_dispose(&p);
+        return rc;
     }
     *out = p;
     return 0;
-fail:
-    slinky_model__path_dispose(&p);
-    return rc;
 }
 
 static bool node_is_free_form(const slinky_model__node *n)
@@ -560,18 +511,6 @@ int slinky_model__k_get_item_bool(bool *out, const slinky_model_object *o, slink
     return get_item(out, SLINKY_DOC_BOOL, o, k, path, i, leaf);
 }
 
-static char *entry_path(const char *path, const char *key)
-{
-    slinky__buf b = SLINKY__BUF_INIT;
-    slinky__buf_printf(&b, "%s[\"", path);
-    for (const char *s = key; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            slinky__buf_putc(&b, '\\');
-        slinky__buf_putc(&b, *s);
-    }
-    slinky__buf_puts(&b, "\"]");
-    return slinky__buf_detach(&b, NULL); /* NULL (ENOMEM set) if any append failed */
-}
 
 int slinky_model__k_get_entry(const char **out, const slinky_model_object *o,
                               slinky_model_kind k, const char *path, const char *key)
@@ -581,7 +520,7 @@ int slinky_model__k_get_entry(const char **out, const slinky_model_object *o,
         return rc;
     if (!key)
         return slinky__error_set(SLINKY_EINVALID, "model: NULL key");
-    char *p = entry_path(path, key);
+    char *p = slinky_doc__path_join(path, key, true);
     if (!p)
         return SLINKY_ENOMEM;
     rc = slinky_model_get_string(out, o, p);
@@ -597,7 +536,7 @@ int slinky_model__k_set_entry(slinky_model_object *o, slinky_model_kind k, const
         return rc;
     if (!key || !value)
         return slinky__error_set(SLINKY_EINVALID, "model: NULL key or value");
-    char *p = entry_path(path, key);
+    char *p = slinky_doc__path_join(path, key, true);
     if (!p)
         return SLINKY_ENOMEM;
     rc = slinky_model_set_string(o, p, value);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/doc_internal.h"
 #include "model/internal.h"
 
 typedef struct problem {
@@ -129,25 +130,6 @@ typedef struct vctx {
         if (!(ctx)->rc)                                                                       \
             (ctx)->rc = slinky_model__problems_add((ctx)->p, (sev), (path), __VA_ARGS__);     \
     } while (0)
-
-static char *join(const char *path, const char *key)
-{
-    bool plain = *key != '\0';
-    for (const char *s = key; *s; s++)
-        if (*s == '.' || *s == '[' || *s == ']' || *s == '"')
-            plain = false;
-    if (plain)
-        return *path ? slinky__sprintf("%s.%s", path, key) : slinky__strdup(key);
-    slinky__buf b = SLINKY__BUF_INIT;
-    slinky__buf_printf(&b, "%s[\"", path);
-    for (const char *s = key; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            slinky__buf_putc(&b, '\\');
-        slinky__buf_putc(&b, *s);
-    }
-    slinky__buf_puts(&b, "\"]");
-    return slinky__buf_detach(&b, NULL); /* NULL (ENOMEM set) if any append failed */
-}
 
 static size_t utf8_chars(const char *s, size_t len)
 {
@@ -303,7 +285,7 @@ static void walk_object(vctx *ctx, const slinky_doc_value *v, const slinky_model
     for (const char *const *r = n->required; r && *r; r++) {
         const slinky_doc_value *m = slinky_doc_value_get(v, *r);
         if (!m || slinky_doc_value_is_null(m)) {
-            char *p = join(path, *r);
+            char *p = slinky_doc__path_join(path, *r, false);
             if (!p) {
                 ctx->rc = SLINKY_ENOMEM;
                 return;
@@ -326,7 +308,7 @@ static void walk_object(vctx *ctx, const slinky_doc_value *v, const slinky_model
             c = &slinky_model__nodes[n->addl];
         if (!c && (free_form || (n->flags & SLINKY_MODEL__F_PRESERVE)))
             continue;
-        char *p = join(path, key);
+        char *p = slinky_doc__path_join(path, key, false);
         if (!p) {
             ctx->rc = SLINKY_ENOMEM;
             return;
