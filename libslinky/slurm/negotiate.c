@@ -1,0 +1,181 @@
+/*
+ * slurm: version negotiation. The server's OpenAPI description lists every
+ * path it serves ("/slurm/v0.0.42/node/{node_name}" with its methods); the
+ * newest data-parser version both sides know is used, and the methods it
+ * offers decide which calls are possible (v0.0.38 has no node update,
+ * 24.11 has no reservation create).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "slurm_internal.h"
+
+/* newest first */
+static const char *const known[] = {"v0.0.42", "v0.0.41", "v0.0.40", "v0.0.38"};
+
+/* "/slurm/v0.0.42/nodes/" -> version "v0.0.42" (out), rest "nodes" (rel, rel_len) */
+static bool split_path(const char *p, char ver[16], const char **rel, size_t *rel_len)
+{
+    if (strncmp(p, "/slurm/v", 8) != 0)
+        return false;
+    const char *v = p + 7, *s = strchr(v, '/');
+    if (s == NULL || (size_t)(s - v) >= 16)
+        return false;
+    memcpy(ver, v, (size_t)(s - v));
+    ver[s - v] = '\0';
+    *rel = s + 1;
+    size_t n = strlen(*rel);
+    while (n && (*rel)[n - 1] == '/')
+        n--;
+    *rel_len = n;
+    return true;
+}
+
+static int collect(slinky_slurm_client *c, const slinky_doc_value *paths)
+{
+    size_t n = slinky_doc_value_size(paths);
+    bool have[SLINKY__ARRAY_SIZE(known)] = {false};
+    char ver[16];
+    const char *rel;
+    size_t rel_len;
+    for (size_t i = 0; i < n; i++) {
+        const char *k = slinky_doc_value_key_at(paths, i);
+        if (!split_path(k, ver, &rel, &rel_len))
+            continue;
+        for (size_t j = 0; j < SLINKY__ARRAY_SIZE(known); j++)
+            if (strcmp(ver, known[j]) == 0)
+                have[j] = true;
+    }
+    const char *pick = NULL;
+    for (size_t j = 0; j < SLINKY__ARRAY_SIZE(known) && !pick; j++)
+        if (have[j] && (c->forced_version == NULL || strcmp(c->forced_version, known[j]) == 0))
+            pick = known[j];
+    if (pick == NULL) {
+        slinky__buf b = SLINKY__BUF_INIT;
+        for (size_t i = 0; i < n; i++)
+            if (split_path(slinky_doc_value_key_at(paths, i), ver, &rel, &rel_len) && (!b.data || !strstr(b.data, ver)))
+                slinky__buf_printf(&b, "%s%s", b.len ? " " : "", ver);
+        int err = slinky__error_set(SLINKY_EUNSUPPORTED,
+                                    "slurmrestd %s offers data parser versions [%s]; %s%s", c->base,
+                                    b.data ? b.data : "", c->forced_version ? "wanted " : "this library knows v0.0.38 and v0.0.40-v0.0.42",
+                                    c->forced_version ? c->forced_version : "");
+        slinky__buf_dispose(&b);
+        return err;
+    }
+    char **ops = NULL;
+    size_t nops = 0, cap = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!split_path(slinky_doc_value_key_at(paths, i), ver, &rel, &rel_len) || strcmp(ver, pick) != 0)
+            continue;
+        slinky_doc_value *m = slinky_doc_value_member_at(paths, i);
+        for (size_t j = 0; j < slinky_doc_value_size(m); j++) {
+            const char *meth = slinky_doc_value_key_at(m, j);
+            if (strcmp(meth, "get") && strcmp(meth, "post") && strcmp(meth, "delete") && strcmp(meth, "put"))
+                continue;
+            if (nops == cap) {
+                size_t nc = cap ? cap * 2 : 32;
+                char **p = slinky__realloc(ops, nc * sizeof(*p));
+                if (p == NULL)
+                    goto oom;
+                ops = p;
+                cap = nc;
+            }
+            char up[8];
+            size_t l = 0;
+            for (; meth[l] && l < sizeof(up) - 1; l++)
+                up[l] = (char)toupper((unsigned char)meth[l]);
+            up[l] = '\0';
+            if ((ops[nops] = slinky__sprintf("%s %.*s", up, (int)rel_len, rel)) == NULL)
+                goto oom;
+            nops++;
+        }
+    }
+    c->ops = ops;
+    c->nops = nops;
+    snprintf(c->version, sizeof(c->version), "%s", pick);
+    return 0;
+oom:
+    for (size_t i = 0; i < nops; i++)
+        free(ops[i]);
+    free(ops);
+    return SLINKY_ENOMEM;
+}
+
+int slinky_slurm__negotiate(slinky_slurm_client *c)
+{
+    pthread_mutex_lock(&c->neg_lock);
+    bool done = c->negotiated;
+    pthread_mutex_unlock(&c->neg_lock);
+    if (done)
+        return 0;
+    slinky_slurm__reply r;
+    int err = slinky_slurm__send(&r, c, "GET", "/openapi/v3", NULL);
+    if (err)
+        return err;
+    slinky_doc_value *paths = slinky_doc_value_get(slinky_doc_root(r.doc), "paths");
+    const char *info = slinky_doc_value_path_string(slinky_doc_root(r.doc), "info.version", "");
+    pthread_mutex_lock(&c->neg_lock);
+    if (!c->release[0] && strncmp(info, "Slurm-", 6) == 0) /* "Slurm-24.11.5&openapi/slurmctld" */
+        snprintf(c->release, sizeof(c->release), "%.*s", (int)strcspn(info + 6, "&"), info + 6);
+    if (!c->negotiated) {
+        if (slinky_doc_value_type(paths) != SLINKY_DOC_OBJECT)
+            err = slinky__error_set(SLINKY_EPARSE, "slurmrestd %s/openapi/v3: no \"paths\" object", c->base);
+        else if ((err = collect(c, paths)) == 0)
+            c->negotiated = true;
+    }
+    pthread_mutex_unlock(&c->neg_lock);
+    slinky_doc_free(r.doc);
+    return err;
+}
+
+slinky_status slinky_slurm_client_negotiate(const char **version_out, slinky_slurm_client *c)
+{
+    if (c == NULL)
+        return slinky__error_set(SLINKY_EINVALID, "slinky_slurm_client_negotiate: NULL client");
+    int err = slinky_slurm__negotiate(c);
+    if (err)
+        return err;
+    if (version_out)
+        *version_out = c->version;
+    return 0;
+}
+
+static bool offers(const slinky_slurm_client *c, const char *method, const char *tmpl)
+{
+    size_t ml = strlen(method);
+    for (size_t i = 0; i < c->nops; i++)
+        if (strncmp(c->ops[i], method, ml) == 0 && c->ops[i][ml] == ' ' && strcmp(c->ops[i] + ml + 1, tmpl) == 0)
+            return true;
+    return false;
+}
+
+bool slinky_slurm_client_can_update(slinky_slurm_client *c)
+{
+    return c && slinky_slurm__negotiate(c) == 0 && offers(c, "POST", "node/{node_name}");
+}
+
+int slinky_slurm__call(slinky_slurm__reply *out, slinky_slurm_client *c, const char *method, const char *tmpl,
+                       const char *rel, const char *body)
+{
+    int err = slinky_slurm__negotiate(c);
+    if (err)
+        return err;
+    if (!offers(c, method, tmpl)) {
+        char rel_[32];
+        pthread_mutex_lock(&c->neg_lock);
+        snprintf(rel_, sizeof(rel_), "%s", c->release[0] ? c->release : "");
+        pthread_mutex_unlock(&c->neg_lock);
+        return slinky__error_set(SLINKY_EUNSUPPORTED,
+                                 "slurmrestd%s%s (data parser %s) offers no %s /slurm/%s/%s: this call "
+                                 "needs a newer Slurm",
+                                 rel_[0] ? " " : "", rel_, c->version, method, c->version, tmpl);
+    }
+    char *path = slinky__sprintf("/slurm/%s/%s", c->version, rel);
+    if (path == NULL)
+        return SLINKY_ENOMEM;
+    err = slinky_slurm__send(out, c, method, path, body);
+    free(path);
+    return err;
+}
