@@ -222,8 +222,12 @@ int slinky_slurm__map_errors(const slinky_doc_value *root, int http_status, cons
     }
     long num = (long)slinky_doc_value_path_int(pick, "error_number", 0);
     int code = code_for_errno(num);
-    if (code == 0 && num == 0 && http_status < 300 && strcmp(method, "GET") == 0)
-        code = SLINKY_ENOTFOUND; /* "Failure to query node x" / "Unable to query reservations": no such object */
+    /* a GET of one object that is not there: "Failure to query node x" (error 0), "Unable to
+       query reservations" (0), "Unable to find reservation x" (9000) */
+    if (strcmp(method, "GET") == 0 &&
+        ((code == 0 && num == 0 && http_status < 300) ||
+         strncmp(slinky_slurm__str(pick, "description"), "Unable to find ", 15) == 0))
+        code = SLINKY_ENOTFOUND;
     if (code == 0)
         code = http_status >= 400 && http_status != 500 ? code_for_http(http_status) : SLINKY_ERROR;
     slinky__buf b = SLINKY__BUF_INIT;

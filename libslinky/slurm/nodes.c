@@ -112,6 +112,13 @@ slinky_status slinky_slurm_nodes_list(slinky_slurm_nodes **out, slinky_slurm_cli
         snprintf(rel, sizeof(rel), "nodes");
     slinky_slurm__reply r;
     int err = slinky_slurm__call(&r, c, "GET", "nodes", rel, NULL);
+    if (err == SLINKY_ERROR && update_time > 0) {
+        /* 24.11 answers some incremental queries with "Unable to query partitions" (error -1):
+           ask for the whole table then */
+        slinky__log(SLINKY_LOG_DEBUG, "slurm", "nodes?update_time failed (%s); full list", slinky_error_last()->message);
+        update_time = 0;
+        err = slinky_slurm__call(&r, c, "GET", "nodes", "nodes", NULL);
+    }
     bool same = err == 0 && r.status == 304;
     if (err == 0 && (err = make_nodes(out, &r)) == 0 && same)
         (*out)->l.update_time = update_time;
