@@ -158,10 +158,23 @@ static void handle_give(slinky_slurm_client *c, CURL *h)
         curl_easy_cleanup(h);
 }
 
+typedef struct wctx {
+    slinky__buf b;
+    CURL *h;
+    const slinky_slurm__sink *sink;
+    long status;
+} wctx;
+
 static size_t on_write(char *data, size_t size, size_t n, void *p)
 {
-    slinky__buf *b = p;
-    return slinky__buf_put(b, data, size * n) == 0 ? size * n : 0;
+    wctx *w = p;
+    if (w->sink) {
+        if (w->status == 0)
+            curl_easy_getinfo(w->h, CURLINFO_RESPONSE_CODE, &w->status);
+        if (w->status == 200)
+            w->sink->feed(w->sink->payload, data, size * n);
+    }
+    return slinky__buf_put(&w->b, data, size * n) == 0 ? size * n : 0;
 }
 
 /* Slurm error numbers -> codes (slurm_errno.h). */
@@ -283,6 +296,12 @@ static void setup(CURL *h, slinky_slurm_client *c)
 int slinky_slurm__send(slinky_slurm__reply *out, slinky_slurm_client *c, const char *method, const char *path,
                        const char *body)
 {
+    return slinky_slurm__send_sink(out, c, method, path, body, NULL);
+}
+
+int slinky_slurm__send_sink(slinky_slurm__reply *out, slinky_slurm_client *c, const char *method, const char *path,
+                            const char *body, const slinky_slurm__sink *sink)
+{
     char *tok = NULL;
     int err = slinky_slurm__token_get(&tok, &c->token);
     if (err)
@@ -314,6 +333,7 @@ int slinky_slurm__send(slinky_slurm__reply *out, slinky_slurm_client *c, const c
         free(url);
         return slinky__error_oom();
     }
+    wctx w = {SLINKY__BUF_INIT, h, sink, 0};
     slinky__buf b = SLINKY__BUF_INIT;
     long status = 0;
     CURLcode rc = CURLE_OK;
@@ -323,7 +343,9 @@ int slinky_slurm__send(slinky_slurm__reply *out, slinky_slurm_client *c, const c
         curl_easy_setopt(h, CURLOPT_URL, url);
         curl_easy_setopt(h, CURLOPT_HTTPHEADER, hl);
         curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_write);
-        curl_easy_setopt(h, CURLOPT_WRITEDATA, &b);
+        w.h = h;
+        w.status = 0;
+        curl_easy_setopt(h, CURLOPT_WRITEDATA, &w);
         if (!get)
             curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
         if (body) {
@@ -341,7 +363,7 @@ int slinky_slurm__send(slinky_slurm__reply *out, slinky_slurm_client *c, const c
             (rc == CURLE_GOT_NOTHING || rc == CURLE_SEND_ERROR || rc == CURLE_RECV_ERROR) &&
             (get || rc == CURLE_GOT_NOTHING)) {
             curl_easy_cleanup(h);
-            slinky__buf_clear(&b);
+            slinky__buf_clear(&w.b);
             if ((h = curl_easy_init()) == NULL) {
                 rc = CURLE_OUT_OF_MEMORY;
                 break;
@@ -351,6 +373,7 @@ int slinky_slurm__send(slinky_slurm__reply *out, slinky_slurm_client *c, const c
         break;
     }
     curl_slist_free_all(hl);
+    b = w.b;
     if (h) {
         if (rc == CURLE_OK)
             handle_give(c, h);
@@ -379,6 +402,12 @@ int slinky_slurm__send(slinky_slurm__reply *out, slinky_slurm_client *c, const c
     }
     slinky_doc *doc = NULL;
     int st = (int)status;
+    if (sink && st == 200 && sink->done(sink->payload)) { /* decoded on the way in */
+        slinky__buf_dispose(&b);
+        out->doc = NULL;
+        out->status = st;
+        return 0;
+    }
     if (st == 304) { /* update_time given and nothing changed: no body */
         slinky__buf_dispose(&b);
         if ((err = slinky_doc_new(&doc)) != 0)

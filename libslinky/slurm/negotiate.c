@@ -159,6 +159,12 @@ bool slinky_slurm_client_can_update(slinky_slurm_client *c)
 int slinky_slurm__call(slinky_slurm__reply *out, slinky_slurm_client *c, const char *method, const char *tmpl,
                        const char *rel, const char *body)
 {
+    return slinky_slurm__call_sink(out, c, method, tmpl, rel, body, NULL);
+}
+
+int slinky_slurm__call_sink(slinky_slurm__reply *out, slinky_slurm_client *c, const char *method, const char *tmpl,
+                            const char *rel, const char *body, const slinky_slurm__sink *sink)
+{
     int err = slinky_slurm__negotiate(c);
     if (err)
         return err;
@@ -175,7 +181,7 @@ int slinky_slurm__call(slinky_slurm__reply *out, slinky_slurm_client *c, const c
     char *path = slinky__sprintf("/slurm/%s/%s", c->version, rel);
     if (path == NULL)
         return SLINKY_ENOMEM;
-    err = slinky_slurm__send(out, c, method, path, body);
+    err = slinky_slurm__send_sink(out, c, method, path, body, sink);
     free(path);
     return err;
 }

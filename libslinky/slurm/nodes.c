@@ -69,7 +69,7 @@ static int decode_node(slinky_slurm_node *n, slinky_slurm__list *l, const slinky
     return 0;
 }
 
-static int make_nodes(slinky_slurm_nodes **out, slinky_slurm__reply *r)
+int slinky_slurm__nodes_from_reply(slinky_slurm_nodes **out, slinky_slurm__reply *r)
 {
     slinky_slurm_nodes *ns = slinky__calloc(1, sizeof(*ns));
     if (ns == NULL) {
@@ -101,6 +101,36 @@ static int make_nodes(slinky_slurm_nodes **out, slinky_slurm__reply *r)
     return 0;
 }
 
+int slinky_slurm__nodes_from_stream(slinky_slurm_nodes **out, slinky_slurm__nstream *st)
+{
+    slinky_slurm_nodes *ns = slinky__calloc(1, sizeof(*ns));
+    if (ns == NULL || slinky_slurm__nstream_take(&ns->l, st) != 0) {
+        slinky_slurm_nodes_free(ns);
+        return slinky__error_oom();
+    }
+    *out = ns;
+    return 0;
+}
+
+/* GET nodes (or node/NAME): decoded while it arrives when the answer is a plain 200 */
+static int fetch(slinky_slurm_nodes **out, slinky_slurm__reply *r, slinky_slurm_client *c, const char *tmpl,
+                 const char *rel)
+{
+    slinky_slurm__nstream *st = NULL;
+    int err = slinky_slurm__nstream_new(&st);
+    if (err)
+        return err;
+    slinky_slurm__sink sink = {slinky_slurm__nstream_feed, slinky_slurm__nstream_usable, st};
+    err = slinky_slurm__call_sink(r, c, "GET", tmpl, rel, NULL, &sink);
+    if (err == 0 && r->doc == NULL) {
+        err = slinky_slurm__nodes_from_stream(out, st);
+    } else if (err == 0) {
+        err = slinky_slurm__nodes_from_reply(out, r);
+    }
+    slinky_slurm__nstream_free(st);
+    return err;
+}
+
 slinky_status slinky_slurm_nodes_list(slinky_slurm_nodes **out, slinky_slurm_client *c, int64_t update_time)
 {
     if (out == NULL || c == NULL)
@@ -111,16 +141,16 @@ slinky_status slinky_slurm_nodes_list(slinky_slurm_nodes **out, slinky_slurm_cli
     else
         snprintf(rel, sizeof(rel), "nodes");
     slinky_slurm__reply r;
-    int err = slinky_slurm__call(&r, c, "GET", "nodes", rel, NULL);
+    int err = fetch(out, &r, c, "nodes", rel);
     if (err == SLINKY_ERROR && update_time > 0) {
         /* 24.11 answers some incremental queries with "Unable to query partitions" (error -1):
            ask for the whole table then */
-        slinky__log(SLINKY_LOG_DEBUG, "slurm", "nodes?update_time failed (%s); full list", slinky_error_last()->message);
+        slinky__log(SLINKY_LOG_DEBUG, "slurm", "nodes?update_time failed (%s); full list",
+                    slinky_error_last()->message);
         update_time = 0;
-        err = slinky_slurm__call(&r, c, "GET", "nodes", "nodes", NULL);
+        err = fetch(out, &r, c, "nodes", "nodes");
     }
-    bool same = err == 0 && r.status == 304;
-    if (err == 0 && (err = make_nodes(out, &r)) == 0 && same)
+    if (err == 0 && r.status == 304)
         (*out)->l.update_time = update_time;
     return err;
 }
@@ -141,12 +171,10 @@ slinky_status slinky_slurm_node_get(slinky_slurm_nodes **out, slinky_slurm_clien
     if (rel == NULL)
         return err ? err : SLINKY_ENOMEM;
     slinky_slurm__reply r;
-    err = slinky_slurm__call(&r, c, "GET", "node/{node_name}", rel, NULL);
+    slinky_slurm_nodes *ns = NULL;
+    err = fetch(&ns, &r, c, "node/{node_name}", rel);
     free(rel);
     if (err)
-        return err;
-    slinky_slurm_nodes *ns = NULL;
-    if ((err = make_nodes(&ns, &r)) != 0)
         return err;
     if (slinky_slurm_nodes_find(ns, name) == NULL) {
         slinky_slurm_nodes_free(ns);

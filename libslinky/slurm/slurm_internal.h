@@ -74,6 +74,29 @@ typedef struct slinky_slurm__reply {
  */
 SLINKY_HIDDEN int slinky_slurm__send(slinky_slurm__reply *out, slinky_slurm_client *c, const char *method,
                                      const char *path, const char *body);
+
+/* A decoder fed with a 200 answer while it arrives; when done() says the answer is
+   complete and error free, the reply has doc NULL and the caller takes the decoder's
+   result; otherwise the buffered body goes the ordinary way. */
+typedef struct slinky_slurm__sink {
+    int (*feed)(void *payload, const char *data, size_t len);
+    bool (*done)(void *payload);
+    void *payload;
+} slinky_slurm__sink;
+SLINKY_HIDDEN int slinky_slurm__send_sink(slinky_slurm__reply *out, slinky_slurm_client *c, const char *method,
+                                          const char *path, const char *body, const slinky_slurm__sink *sink);
+SLINKY_HIDDEN int slinky_slurm__call_sink(slinky_slurm__reply *out, slinky_slurm_client *c, const char *method,
+                                          const char *tmpl, const char *rel, const char *body,
+                                          const slinky_slurm__sink *sink);
+
+/* --- streamed node list (nodes_stream.c) ------------------------------- */
+
+typedef struct slinky_slurm__nstream slinky_slurm__nstream;
+SLINKY_HIDDEN int slinky_slurm__nstream_new(slinky_slurm__nstream **out);
+SLINKY_HIDDEN void slinky_slurm__nstream_free(slinky_slurm__nstream *s);
+SLINKY_HIDDEN int slinky_slurm__nstream_feed(void *s, const char *data, size_t len);
+/** True when the whole answer was read, well formed, with an empty errors[]. */
+SLINKY_HIDDEN bool slinky_slurm__nstream_usable(void *s);
 /**
  * Negotiated call: checks that the server offers METHOD on `tmpl` (e.g.
  * "node/{node_name}"), then sends to /slurm/<version>/<rel>.
@@ -115,6 +138,13 @@ SLINKY_HIDDEN char *slinky_slurm__keep(slinky_slurm__list *l, char *s);
 SLINKY_HIDDEN int slinky_slurm__put_csv(slinky_doc_value *o, const char *key, const char *csv);
 /** "prefix/<name URL-escaped>" (malloc'd), NULL (ENOMEM set) on failure. */
 SLINKY_HIDDEN char *slinky_slurm__rel(const char *prefix, const char *name);
+
+/** Move the decoded nodes into l (items, count, update_time, the string arena). */
+SLINKY_HIDDEN int slinky_slurm__nstream_take(slinky_slurm__list *l, slinky_slurm__nstream *s);
+
+/** Typed nodes from a parsed reply (takes r->doc) or from a finished stream (nodes.c). */
+SLINKY_HIDDEN int slinky_slurm__nodes_from_reply(slinky_slurm_nodes **out, slinky_slurm__reply *r);
+SLINKY_HIDDEN int slinky_slurm__nodes_from_stream(slinky_slurm_nodes **out, slinky_slurm__nstream *st);
 
 /* --- state (state.c) ----------------------------------------------------- */
 
