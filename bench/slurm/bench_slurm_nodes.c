@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "slinky.h"
@@ -66,6 +67,22 @@ static double now_ms(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* CPU time of finished children (user + system), ms */
+static double child_cpu_ms(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_CHILDREN, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+}
+
+static double self_cpu_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
 }
 
@@ -151,10 +168,12 @@ int main(int argc, char **argv)
         return 1;
     }
     CURL *h = curl_easy_init();
+    double *ca = calloc((size_t)iters, sizeof(double)), *cb = calloc((size_t)iters, sizeof(double));
     for (int i = 0; i < iters; i++) {
-        double t0 = now_ms();
+        double c0 = self_cpu_ms(), t0 = now_ms();
         list_once(c, &count);
         a[i] = now_ms() - t0;
+        ca[i] = self_cpu_ms() - c0;
         size_t got = 0;
         curl_easy_setopt(h, CURLOPT_URL, url);
         curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, sink);
@@ -167,24 +186,33 @@ int main(int argc, char **argv)
     slinky_slurm_client_free(c);
     double la = median(a, iters), lb = median(b, iters);
     printf("replayed answer: %zu nodes, %zu bytes (recorded from slurmrestd)\n", count, nodes_len);
-    printf("in-process  list+decode %.2f ms   libcurl GET floor %.2f ms   ratio %.2fx\n", la, lb, la / lb);
+    printf("in-process  list+decode %.2f ms (CPU %.2f ms, both threads of this process)   libcurl GET floor %.2f ms"
+           "   ratio %.2fx\n",
+           la, median(ca, iters), lb, la / lb);
     char cmd[512];
     for (int i = 0; i < iters; i++) {
-        snprintf(cmd, sizeof(cmd), "curl -s -o /dev/null %s", url);
-        double t0 = now_ms();
+        snprintf(cmd, sizeof(cmd), "exec curl -s -o /dev/null %s", url);
+        double c0 = child_cpu_ms(), t0 = now_ms();
         if (system(cmd) != 0)
             return 1;
         b[i] = now_ms() - t0;
-        snprintf(cmd, sizeof(cmd), "/proc/%d/exe --once %s", (int)getpid(), base);
+        cb[i] = child_cpu_ms() - c0;
+        snprintf(cmd, sizeof(cmd), "exec /proc/%d/exe --once %s", (int)getpid(), base);
+        c0 = child_cpu_ms();
         t0 = now_ms();
         if (system(cmd) != 0)
             return 1;
         a[i] = now_ms() - t0;
+        ca[i] = child_cpu_ms() - c0;
     }
     la = median(a, iters);
     lb = median(b, iters);
+    double pa = median(ca, iters), pb = median(cb, iters);
     printf("processes   client+negotiate+list+decode %.2f ms   curl -s -o /dev/null %.2f ms   ratio %.2fx\n", la,
            lb, la / lb);
+    printf("            CPU per process (sh + program): %.2f ms vs %.2f ms   ratio %.2fx\n", pa, pb, pa / pb);
+    free(ca);
+    free(cb);
     MHD_stop_daemon(d);
     free(a);
     free(b);

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <yajl/yajl_parse.h>
+
 #include "slurm_internal.h"
 
 /* newest first */
@@ -103,6 +105,115 @@ oom:
     return SLINKY_ENOMEM;
 }
 
+/*
+ * The OpenAPI description is ~660 KB, of which negotiation needs the path names, their
+ * methods and info.version: they are picked out while it arrives (yajl callbacks) into a
+ * small document {"info": {"version"}, "paths": {PATH: {METHOD: null}}}.
+ */
+typedef struct oscan {
+    yajl_handle h;
+    int depth;
+    int top; /* 1 "paths", 2 "info" */
+    bool version_key;
+    bool failed;
+    slinky_doc *doc;
+    slinky_doc_value *paths, *info, *cur;
+} oscan;
+
+static int os_skip(void *p)
+{
+    (void)p;
+    return 1;
+}
+static int os_bool(void *p, int b)
+{
+    (void)p, (void)b;
+    return 1;
+}
+static int os_num(void *p, const char *t, size_t n)
+{
+    (void)p, (void)t, (void)n;
+    return 1;
+}
+static int os_open(void *p)
+{
+    ((oscan *)p)->depth++;
+    return 1;
+}
+static int os_close(void *p)
+{
+    oscan *o = p;
+    if (--o->depth <= 2)
+        o->cur = NULL;
+    return 1;
+}
+static int os_key(void *p, const unsigned char *k, size_t n)
+{
+    oscan *o = p;
+    slinky_doc_value *v = NULL;
+    if (o->depth == 1) {
+        o->top = n == 5 && !memcmp(k, "paths", 5) ? 1 : n == 4 && !memcmp(k, "info", 4) ? 2 : 0;
+    } else if (o->depth == 2 && o->top == 1) {
+        char *key = slinky__strndup((const char *)k, n);
+        if (key == NULL || slinky_doc_value_object_put(&v, o->paths, key) || slinky_doc_value_set_object(v))
+            o->failed = true;
+        free(key);
+        o->cur = v;
+    } else if (o->depth == 3 && o->top == 1 && o->cur) {
+        char *key = slinky__strndup((const char *)k, n);
+        if (key == NULL || slinky_doc_value_object_put(&v, o->cur, key))
+            o->failed = true;
+        free(key);
+    } else if (o->depth == 2 && o->top == 2) {
+        o->version_key = n == 7 && !memcmp(k, "version", 7);
+    }
+    return o->failed ? 0 : 1;
+}
+static int os_str(void *p, const unsigned char *v, size_t n)
+{
+    oscan *o = p;
+    if (o->depth == 2 && o->top == 2 && o->version_key) {
+        slinky_doc_value *x = NULL;
+        if (slinky_doc_value_object_put(&x, o->info, "version") ||
+            slinky_doc_value_set_string_len(x, (const char *)v, n))
+            o->failed = true;
+    }
+    return o->failed ? 0 : 1;
+}
+
+static const yajl_callbacks os_callbacks = {os_skip, os_bool, NULL, NULL, os_num, os_str,
+                                            os_open, os_key, os_close, os_open, os_close};
+
+static int os_feed(void *p, const char *d, size_t n)
+{
+    oscan *o = p;
+    if (!o->failed && yajl_parse(o->h, (const unsigned char *)d, n) != yajl_status_ok)
+        o->failed = true;
+    return 0;
+}
+
+static bool os_done(void *p)
+{
+    oscan *o = p;
+    if (!o->failed && yajl_complete_parse(o->h) != yajl_status_ok)
+        o->failed = true;
+    return !o->failed;
+}
+
+static int os_init(oscan *o)
+{
+    memset(o, 0, sizeof(*o));
+    slinky_doc_value *root = NULL;
+    if (slinky_doc_new(&o->doc) || slinky_doc_value_set_object(root = slinky_doc_root(o->doc)) ||
+        slinky_doc_value_object_put(&o->paths, root, "paths") || slinky_doc_value_set_object(o->paths) ||
+        slinky_doc_value_object_put(&o->info, root, "info") || slinky_doc_value_set_object(o->info) ||
+        (o->h = yajl_alloc(&os_callbacks, NULL, o)) == NULL) {
+        slinky_doc_free(o->doc);
+        return slinky__error_oom();
+    }
+    return 0;
+}
+
 int slinky_slurm__negotiate(slinky_slurm_client *c)
 {
     pthread_mutex_lock(&c->neg_lock);
@@ -111,7 +222,17 @@ int slinky_slurm__negotiate(slinky_slurm_client *c)
     if (done)
         return 0;
     slinky_slurm__reply r;
-    int err = slinky_slurm__send(&r, c, "GET", "/openapi/v3", NULL);
+    oscan o;
+    int err = os_init(&o);
+    if (err)
+        return err;
+    slinky_slurm__sink sink = {os_feed, os_done, &o};
+    err = slinky_slurm__send_sink(&r, c, "GET", "/openapi/v3", NULL, &sink);
+    yajl_free(o.h);
+    if (err == 0 && r.doc == NULL)
+        r.doc = o.doc; /* picked out on the way in */
+    else
+        slinky_doc_free(o.doc);
     if (err)
         return err;
     slinky_doc_value *paths = slinky_doc_value_get(slinky_doc_root(r.doc), "paths");

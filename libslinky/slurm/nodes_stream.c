@@ -28,14 +28,15 @@ enum field {
 
 static const struct {
     const char *key;
+    size_t len;
     int f;
 } keys[] = {
-    {"name", F_NAME}, {"address", F_ADDRESS}, {"hostname", F_HOSTNAME}, {"reason", F_REASON},
-    {"reason_set_by_user", F_REASON_USER}, {"comment", F_COMMENT}, {"version", F_VERSION},
-    {"slurmd_version", F_SLURMD_VERSION}, {"features", F_FEATURES}, {"active_features", F_ACTIVE_FEATURES},
-    {"partitions", F_PARTITIONS}, {"state", F_STATE}, {"state_flags", F_STATE_FLAGS},
-    {"reason_changed_at", F_REASON_AT}, {"cpus", F_CPUS}, {"alloc_cpus", F_ALLOC_CPUS},
-    {"real_memory", F_REAL_MEM}, {"alloc_memory", F_ALLOC_MEM}, {"boot_time", F_BOOT}, {"last_busy", F_LAST_BUSY},
+    {"name", 4, F_NAME}, {"address", 7, F_ADDRESS}, {"hostname", 8, F_HOSTNAME}, {"reason", 6, F_REASON},
+    {"reason_set_by_user", 18, F_REASON_USER}, {"comment", 7, F_COMMENT}, {"version", 7, F_VERSION},
+    {"slurmd_version", 14, F_SLURMD_VERSION}, {"features", 8, F_FEATURES}, {"active_features", 15, F_ACTIVE_FEATURES},
+    {"partitions", 10, F_PARTITIONS}, {"state", 5, F_STATE}, {"state_flags", 11, F_STATE_FLAGS},
+    {"reason_changed_at", 17, F_REASON_AT}, {"cpus", 4, F_CPUS}, {"alloc_cpus", 10, F_ALLOC_CPUS},
+    {"real_memory", 11, F_REAL_MEM}, {"alloc_memory", 12, F_ALLOC_MEM}, {"boot_time", 9, F_BOOT}, {"last_busy", 9, F_LAST_BUSY},
 };
 
 typedef struct rec {
@@ -66,7 +67,7 @@ struct slinky_slurm__nstream {
 static int field_of(const unsigned char *k, size_t n)
 {
     for (size_t i = 0; i < SLINKY__ARRAY_SIZE(keys); i++)
-        if (strlen(keys[i].key) == n && memcmp(keys[i].key, k, n) == 0)
+        if (keys[i].len == n && keys[i].key[0] == (char)k[0] && memcmp(keys[i].key, k, n) == 0)
             return keys[i].f;
     return F_NONE;
 }
@@ -140,12 +141,17 @@ static int on_bool(void *p, int b)
 static int on_number(void *p, const char *t, size_t n)
 {
     slinky_slurm__nstream *s = p;
-    char buf[32];
-    if (n >= sizeof(buf))
-        return 1;
-    memcpy(buf, t, n);
-    buf[n] = '\0';
-    int64_t v = strtoll(buf, NULL, 10);
+    /* integers as Slurm writes them; anything else (fractions, exponents, huge) reads as 0 */
+    int64_t v = 0;
+    size_t i = t[0] == '-';
+    bool ok = n > i && n - i <= 18;
+    for (size_t k = i; ok && k < n; k++) {
+        if (t[k] < '0' || t[k] > '9')
+            ok = false;
+        else
+            v = v * 10 + (t[k] - '0');
+    }
+    v = ok ? (i ? -v : v) : 0;
     if (s->in_nodes && s->depth == 3 && is_num(s->field))
         cur(s)->num[s->field - F_NSTR] = v; /* v0.0.38: plain numbers */
     else if (((s->in_nodes && s->depth == 4 && is_num(s->field)) || (s->top_key == 2 && s->depth == 2)) &&
