@@ -149,7 +149,7 @@ enum slinky_slurm_node_state {
     SLINKY_SLURM_NODE_INVALID_REG = 1u << 25,
     SLINKY_SLURM_NODE_BLOCKED = 1u << 26,
     /** Some state word this library does not know (it is in state_text). */
-    SLINKY_SLURM_NODE_OTHER = 1u << 31
+    SLINKY_SLURM_NODE_OTHER = 1u << 30
 };
 
 /**
