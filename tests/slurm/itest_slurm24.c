@@ -22,6 +22,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -505,7 +506,61 @@ static void test_cli(void **state)
     rc = sh("SLURM_JWT=%s %s/tools/slinkyctl/slinkyctl slurm --url %s --user root node nosuch 2>/dev/null", t, b,
             URL);
     assert_int_equal(rc, 5);
+    /* drain and resume through the CLI, seen by Slurm; a token file from the environment */
+    char tf[256];
+    snprintf(tf, sizeof(tf), "%s/cli.jwt", WORK);
+    FILE *f = fopen(tf, "w");
+    fprintf(f, "SLURM_JWT=%s\n", t);
+    fclose(f);
+    rc = sh("SLINKY_SLURM_TOKEN_FILE=%s %s/tools/slinkyctl/slinkyctl slurm --url %s --user root drain node1 "
+            "--reason 'cli test' >/dev/null && %s/slurm24.sh exec scontrol show node node1 | grep -q 'Reason=cli test'",
+            tf, b, URL, H);
+    assert_int_equal(rc, 0);
+    rc = sh("SLINKY_SLURM_TOKEN_FILE=%s %s/tools/slinkyctl/slinkyctl slurm --url %s --user root nodes -o yaml "
+            "| grep -q 'state: IDLE+DRAIN'", tf, b, URL);
+    assert_int_equal(rc, 0);
+    rc = sh("SLINKY_SLURM_TOKEN_FILE=%s %s/tools/slinkyctl/slinkyctl slurm --url %s --user root resume node1 >/dev/null"
+            " && %s/slurm24.sh exec sinfo -h -n node1 -o %%T | grep -Eqx 'idle[*]?'", tf, b, URL, H);
+    assert_int_equal(rc, 0);
+    rc = sh("SLURM_JWT=%s %s/tools/slinkyctl/slinkyctl slurm --url %s drain node1 >/dev/null 2>&1", t, b, URL);
+    assert_int_equal(rc, 2); /* no --reason */
     free(t);
+}
+
+/* one client, several threads at once: every call answers, none fails */
+static void *worker(void *p)
+{
+    slinky_slurm_client *c = p;
+    intptr_t bad = 0;
+    for (int i = 0; i < 15; i++) {
+        slinky_slurm_nodes *l = NULL;
+        if (i % 3 == 0) {
+            if (slinky_slurm_nodes_list(&l, c, 0) || slinky_slurm_nodes_count(l) != 2)
+                bad++;
+        } else if (slinky_slurm_node_get(&l, c, i % 2 ? "node1" : "node2") ||
+                   strcmp(slinky_slurm_nodes_at(l, 0)->name, i % 2 ? "node1" : "node2") != 0) {
+            bad++;
+        }
+        slinky_slurm_nodes_free(l);
+    }
+    return (void *)bad;
+}
+
+static void test_threads(void **state)
+{
+    (void)state;
+    slinky_slurm_client *c = root_client(); /* not negotiated yet: the threads race for it */
+    pthread_t t[4];
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(pthread_create(&t[i], NULL, worker, c), 0);
+    intptr_t bad = 0;
+    for (int i = 0; i < 4; i++) {
+        void *r = NULL;
+        pthread_join(t[i], &r);
+        bad += (intptr_t)r;
+    }
+    assert_int_equal(bad, 0);
+    slinky_slurm_client_free(c);
 }
 
 static void test_unavailable(void **state)
@@ -556,6 +611,7 @@ int main(void)
         cmocka_unit_test(test_token_file_rotation),
         cmocka_unit_test(test_signer_refresh),
         cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_threads),
         cmocka_unit_test(test_unavailable), /* last: stops slurmrestd */
     };
     return cmocka_run_group_tests(tests, setup, teardown);
