@@ -130,7 +130,7 @@ enum slinky_slurm_node_state {
     SLINKY_SLURM_NODE_DRAIN = 1u << 8,
     /** Derived: DRAIN and busy (ALLOCATED, MIXED or COMPLETING). */
     SLINKY_SLURM_NODE_DRAINING = 1u << 9,
-    /** Derived: DRAIN and not busy. */
+    /** Derived: DRAIN, no UNDRAIN, and not busy. */
     SLINKY_SLURM_NODE_DRAINED = 1u << 10,
     SLINKY_SLURM_NODE_NOT_RESPONDING = 1u << 11,
     SLINKY_SLURM_NODE_FAIL = 1u << 12,
@@ -148,6 +148,8 @@ enum slinky_slurm_node_state {
     SLINKY_SLURM_NODE_PLANNED = 1u << 24,
     SLINKY_SLURM_NODE_INVALID_REG = 1u << 25,
     SLINKY_SLURM_NODE_BLOCKED = 1u << 26,
+    /** An UNDRAIN is pending: the node is leaving DRAIN (never drained then). */
+    SLINKY_SLURM_NODE_UNDRAIN = 1u << 27,
     /** Some state word this library does not know (it is in state_text). */
     SLINKY_SLURM_NODE_OTHER = 1u << 30
 };
@@ -187,7 +189,7 @@ typedef struct slinky_slurm_node {
     int64_t last_busy;
 } slinky_slurm_node;
 
-/** DRAIN set and not busy. NULL (a failed lookup) is never drained: false. */
+/** DRAIN set, no UNDRAIN pending, and not busy. NULL (a failed lookup) is never drained: false. */
 SLINKY_API bool slinky_slurm_node_is_drained(const slinky_slurm_node *n);
 /** DRAIN set (drained or still draining). False for NULL. */
 SLINKY_API bool slinky_slurm_node_is_draining(const slinky_slurm_node *n);
@@ -365,7 +367,7 @@ SLINKY_API slinky_status slinky_slurm_reservation_get(slinky_slurm_reservations 
 typedef struct slinky_slurm_reservation_spec {
     unsigned int version;
     const char *name;     /**< required */
-    const char *nodes;    /**< hostlist; required */
+    const char *nodes;    /**< one hostlist expression ("node[1-3,7]"); required */
     const char *users;    /**< comma separated; required */
     int64_t start_time;   /**< Unix seconds; required */
     int64_t duration_min; /**< required, > 0 */

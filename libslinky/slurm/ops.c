@@ -272,6 +272,16 @@ slinky_status slinky_slurm_reservation_spec_init(slinky_slurm_reservation_spec *
     return 0;
 }
 
+/* key: [text] (a hostlist expression is one item: "n[1,3]" must not be split) */
+static int put_one(slinky_doc_value *o, const char *key, const char *text)
+{
+    slinky_doc_value *arr = NULL, *v = NULL;
+    int err = slinky_doc_value_object_put(&arr, o, key);
+    if (err == 0 && (err = slinky_doc_value_set_array(arr)) == 0 && (err = slinky_doc_value_array_append(&v, arr)) == 0)
+        err = slinky_doc_value_set_string(v, text);
+    return err;
+}
+
 static int put_no_val(slinky_doc_value *o, const char *key, int64_t n)
 {
     slinky_doc_value *v = NULL;
@@ -280,6 +290,8 @@ static int put_no_val(slinky_doc_value *o, const char *key, int64_t n)
         err = slinky_doc_value_set_object(v);
     if (err == 0)
         err = slinky_doc_value_object_set_bool(v, "set", true);
+    if (err == 0)
+        err = slinky_doc_value_object_set_bool(v, "infinite", false);
     if (err == 0)
         err = slinky_doc_value_object_set_int(v, "number", n);
     return err;
@@ -307,7 +319,7 @@ slinky_status slinky_slurm_reservation_create(slinky_slurm_client *c, const slin
         return err;
     slinky_doc_value *o = slinky_doc_root(d);
     if ((err = slinky_doc_value_set_object(o)) == 0 && (err = slinky_doc_value_object_set_string(o, "name", s->name)) == 0 &&
-        (err = slinky_slurm__put_csv(o, "node_list", s->nodes)) == 0 && (err = slinky_slurm__put_csv(o, "users", s->users)) == 0 &&
+        (err = put_one(o, "node_list", s->nodes)) == 0 && (err = slinky_slurm__put_csv(o, "users", s->users)) == 0 &&
         (err = put_no_val(o, "start_time", s->start_time)) == 0 &&
         (err = put_no_val(o, "duration", s->duration_min)) == 0 && (!s->flags || (err = slinky_slurm__put_csv(o, "flags", s->flags)) == 0))
         err = slinky_doc_value_dump_json(&body, NULL, o, 0);

@@ -37,6 +37,7 @@ static const struct {
     {"PLANNED", SLINKY_SLURM_NODE_PLANNED},
     {"INVALID_REG", SLINKY_SLURM_NODE_INVALID_REG},
     {"BLOCKED", SLINKY_SLURM_NODE_BLOCKED},
+    {"UNDRAIN", SLINKY_SLURM_NODE_UNDRAIN},
 };
 
 #define BUSY (SLINKY_SLURM_NODE_ALLOCATED | SLINKY_SLURM_NODE_MIXED | SLINKY_SLURM_NODE_COMPLETING)
@@ -52,7 +53,7 @@ uint32_t slinky_slurm__state_word(const char *w, size_t n)
 uint32_t slinky_slurm__state_derive(uint32_t s)
 {
     s &= ~(uint32_t)(SLINKY_SLURM_NODE_DRAINED | SLINKY_SLURM_NODE_DRAINING);
-    if (s & SLINKY_SLURM_NODE_DRAIN)
+    if ((s & SLINKY_SLURM_NODE_DRAIN) && !(s & SLINKY_SLURM_NODE_UNDRAIN))
         s |= (s & BUSY) ? SLINKY_SLURM_NODE_DRAINING : SLINKY_SLURM_NODE_DRAINED;
     return s;
 }
@@ -89,7 +90,7 @@ const char *slinky_slurm_node_state_name(uint32_t bit)
 
 bool slinky_slurm_node_is_drained(const slinky_slurm_node *n)
 {
-    return n && (n->state & SLINKY_SLURM_NODE_DRAIN) && !(n->state & BUSY);
+    return n && (n->state & SLINKY_SLURM_NODE_DRAIN) && !(n->state & (BUSY | SLINKY_SLURM_NODE_UNDRAIN));
 }
 
 bool slinky_slurm_node_is_draining(const slinky_slurm_node *n)

@@ -42,6 +42,10 @@ static void test_predicates(void **state)
     assert_true(slinky_slurm_node_is_busy(&n));
     n.state = slinky_slurm_node_state_parse("IDLE");
     assert_false(slinky_slurm_node_is_drained(&n));
+    /* an UNDRAIN on its way: not drained (upstream's rule too) */
+    n.state = slinky_slurm_node_state_parse("IDLE+DRAIN+UNDRAIN");
+    assert_false(slinky_slurm_node_is_drained(&n));
+    assert_false(n.state & SLINKY_SLURM_NODE_DRAINED);
     /* a failed lookup is never drained, and counts as busy */
     assert_false(slinky_slurm_node_is_drained(NULL));
     assert_true(slinky_slurm_node_is_busy(NULL));
