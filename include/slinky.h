@@ -15,5 +15,6 @@
 #include "slinky/conf.h"
 #include "slinky/ledger.h"
 #include "slinky/jail.h"
+#include "slinky/slurm.h"
 
 #endif
