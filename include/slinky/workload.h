@@ -108,9 +108,10 @@ typedef struct slinky_workload_input {
     size_t object_count;
     int64_t now;           /**< Unix seconds, for Tokens (iat/exp); 0: not given */
     const char *operator_name; /**< app.kubernetes.io/managed-by on Token secrets (NULL: "slurm-operator") */
+    const char *cluster_domain; /**< Kubernetes cluster domain for FQDNs (NULL: "cluster.local") */
 } slinky_workload_input;
 
-#define SLINKY_WORKLOAD_INPUT_INIT {SLINKY_WORKLOAD_INPUT_VERSION, NULL, 0, 0, NULL}
+#define SLINKY_WORKLOAD_INPUT_INIT {SLINKY_WORKLOAD_INPUT_VERSION, NULL, 0, 0, NULL, NULL}
 
 /** Initialise `in` to the defaults. EINVALID for an unknown version. */
 SLINKY_API slinky_status slinky_workload_input_init(slinky_workload_input *in,
@@ -197,15 +198,33 @@ SLINKY_API slinky_status slinky_workload_nodeset_template_hash(char **out,
                                                                const slinky_model_nodeset *ns,
                                                                const slinky_workload_input *in);
 
+/** Flags for slinky_workload_slurmd_conf. */
+enum slinky_workload_conf_flags {
+    /**
+     * The libslinky form, used in the Pods: no empty tokens (a Key= with no
+     * value is dropped) and, unless spec.extraConf sets Topology, the
+     * topology token is the shell expansion
+     * `'"${SLINKY_TOPOLOGY:+Topology=$SLINKY_TOPOLOGY}"'`, which yields nothing
+     * when the Pod has no topology annotation (SlinkyProject/containers#20).
+     */
+    SLINKY_WORKLOAD_CONF_DEFAULT = 0,
+    /** Upstream's exact string (TestSlurmdConfArgs): `Topology='"$SLINKY_TOPOLOGY"'`. */
+    SLINKY_WORKLOAD_CONF_UPSTREAM = 1
+};
+
 /**
- * The value of slurmd's --conf for a NodeSet: its node options as sorted,
- * space-separated Key=Value pairs (upstream's TestSlurmdConfArgs), with Gres
- * from spec.extraConf kept and no empty Features/Topology tokens. Each value
- * is checked (newline, NUL, '#': EINVALID naming the field).
+ * The value of slurmd's --conf argument for a NodeSet, single quotes
+ * included: its node options as sorted, space-separated Key=Value pairs
+ * (keys title-cased as upstream; Features = the NodeSet name plus every
+ * Feature/Features value, sorted and de-duplicated; Gres and every other
+ * extraConf key kept). Each value is checked (newline, carriage return, NUL,
+ * '#': EINVALID naming spec.extraConf or spec.template.spec.hostname).
+ * A token without '=' in extraConf: with _UPSTREAM the baseline (Features
+ * and Topology only, as upstream); otherwise EINVALID naming spec.extraConf.
  * *out released with slinky_free().
  */
 SLINKY_API slinky_status slinky_workload_slurmd_conf(char **out, const slinky_model_nodeset *ns,
-                                                     const slinky_workload_input *in);
+                                                     unsigned flags);
 
 /**
  * A RestApi's Deployment `<name>-restapi` (slurmrestd with SLURM_JWT=daemon)
@@ -233,6 +252,137 @@ SLINKY_API slinky_status slinky_workload_build_accounting(slinky_workload *into,
  */
 SLINKY_API slinky_status slinky_workload_build_all(slinky_workload *into,
                                                    const slinky_workload_input *in);
+
+/* ---- LoginSet, Token ---- */
+
+/*
+ * JWTs (HS256), SSH host keys, the LoginSet builder and the Token builder.
+ * Cryptography comes from GnuTLS (HMAC-SHA256, key generation, the random
+ * generator); nothing here is hand-rolled beyond the wire layouts. Key
+ * material handed out is plain text the caller frees with slinky_free().
+ * Threads: every function here may run in several threads at once.
+ */
+
+#define SLINKY_WORKLOAD_JWT_CLAIMS_VERSION 1
+
+/** The claims of a Slurm JWT, as upstream's slurmjwt package sets them. */
+typedef struct slinky_workload_jwt_claims {
+    unsigned int version; /**< SLINKY_WORKLOAD_JWT_CLAIMS_VERSION */
+    const char *username; /**< "sun": the Slurm user (required) */
+    int64_t issued_at;    /**< "iat" and "nbf", Unix seconds */
+    int64_t expires_at;   /**< "exp", Unix seconds (not before issued_at) */
+    const char *issuer;   /**< "iss"; NULL: "slurm-operator" */
+    const char *id;       /**< "jti"; NULL: a random UUID from GnuTLS's generator */
+} slinky_workload_jwt_claims;
+
+#define SLINKY_WORKLOAD_JWT_CLAIMS_INIT {SLINKY_WORKLOAD_JWT_CLAIMS_VERSION, NULL, 0, 0, NULL, NULL}
+
+/** Initialise `c` to the defaults. EINVALID for an unknown version. */
+SLINKY_API slinky_status slinky_workload_jwt_claims_init(slinky_workload_jwt_claims *c,
+                                                         unsigned int version);
+
+/**
+ * Sign `claims` as a compact JWS: base64url({"alg":"HS256","typ":"JWT"}) "."
+ * base64url({"iss","exp","nbf","iat","jti","sun"}) "." base64url(HMAC-SHA256
+ * with `key`). *out released with slinky_free(). EINVALID for an empty key,
+ * a missing username or exp before iat.
+ */
+SLINKY_API slinky_status slinky_workload_jwt_sign(char **out,
+                                                  const slinky_workload_jwt_claims *claims,
+                                                  const void *key, size_t key_len);
+
+/**
+ * Check a JWT against `key`: three base64url parts, a JSON object header
+ * with alg HS256 (any other alg, "none" included, is EAUTH), a JSON object
+ * payload, and the HMAC (compared in constant time; EAUTH when it differs).
+ * With now >= 0 also refuses a token with no exp, exp <= now, or nbf > now
+ * (EAUTH). *claims_out receives the payload as a new document. EPARSE for
+ * malformed input.
+ */
+SLINKY_API slinky_status slinky_workload_jwt_verify(slinky_doc **claims_out, const char *jwt,
+                                                    const void *key, size_t key_len,
+                                                    int64_t now);
+
+/** The SSH key types a LoginSet's sshd gets (upstream's crypto.KeyPair types). */
+typedef enum slinky_workload_ssh_key_type {
+    SLINKY_WORKLOAD_SSH_KEY_ED25519 = 0,
+    SLINKY_WORKLOAD_SSH_KEY_RSA = 1,
+    SLINKY_WORKLOAD_SSH_KEY_ECDSA = 2
+} slinky_workload_ssh_key_type;
+
+/** Upstream's RSA host key size (crypto.DefaultRsaBitLength). */
+#define SLINKY_WORKLOAD_SSH_RSA_DEFAULT_BITS 4096
+
+/** "ed25519", "rsa", "ecdsa" (static), or NULL for an unknown value. */
+SLINKY_API const char *slinky_workload_ssh_key_type_name(slinky_workload_ssh_key_type type);
+
+/**
+ * Generate a key pair with GnuTLS. *private_out: OpenSSH's private key
+ * format ("-----BEGIN OPENSSH PRIVATE KEY-----", unencrypted, empty
+ * comment, base64 at 64 columns), as upstream writes it and sshd loads it;
+ * *public_out: the authorized_keys line "TYPE BASE64\n". `bits`: RSA 2048 to
+ * 16384 (0: 4096); ECDSA 256, 384 or 521 (0: 256, nistp256 as upstream);
+ * Ed25519 0 or 256. Both released with slinky_free().
+ */
+SLINKY_API slinky_status slinky_workload_ssh_keygen(char **private_out, char **public_out,
+                                                    slinky_workload_ssh_key_type type,
+                                                    unsigned int bits);
+
+/**
+ * A Token's lifetime in seconds: spec.lifetime (a Go duration: "15m",
+ * "1h30m", "90s"; fractions truncated to whole seconds) clamped to
+ * 0 .. 2147483646 (Slurm's "infinite") as upstream; 15 minutes when unset.
+ * EINVALID naming spec.lifetime when it is not a duration.
+ */
+SLINKY_API slinky_status slinky_workload_token_lifetime(int64_t *out,
+                                                        const slinky_model_token *t);
+
+/**
+ * The name of a Token's Secret: spec.secretRef.name, or
+ * "<name>-jwt-<spec.username>". *out released with slinky_free().
+ */
+SLINKY_API slinky_status slinky_workload_token_secret_name(char **out,
+                                                           const slinky_model_token *t);
+
+/**
+ * A Token's Secret (upstream builder/common/token_secret.go): named as
+ * slinky_workload_token_secret_name, in the Token's namespace, with the
+ * Token's labels and annotations, `stringData` {spec.secretRef.key or
+ * "SLURM_JWT": JWT}, `immutable` = !spec.refresh (refresh defaults to true),
+ * and a controller ownerReference to the Secret holding the signing key (as
+ * upstream: deleting the key deletes the tokens). The JWT: HS256 with the
+ * key from spec.jwtKeyRef (else spec.jwtHs256KeyRef), sun = spec.username,
+ * iss "slurm-operator", iat = nbf = in->now, exp = iat + lifetime, and a jti
+ * derived from the Token's identity and iat (so the same input gives the
+ * same bytes). Needs in->now > 0 (EINVALID). ENOTFOUND naming the field
+ * when the key's Secret or key is not in the input. *out: a new document.
+ */
+SLINKY_API slinky_status slinky_workload_token_secret(slinky_doc **out,
+                                                      const slinky_model_token *t,
+                                                      const slinky_workload_input *in);
+
+/** slinky_workload_token_secret, appended to `into`. */
+SLINKY_API slinky_status slinky_workload_build_token(slinky_workload *into,
+                                                     const slinky_model_token *t,
+                                                     const slinky_workload_input *in);
+
+/**
+ * When the Token's Secret must be (re)built, from the Secret found in the
+ * input (the live one): *out = Unix time, compared by the caller with
+ * in->now (refresh when *out <= now). Upstream's rule: exp - lifetime/5
+ * (80% of the lifetime). Better than upstream (whose refresh stops for
+ * good once the stored token fails to parse): *out = in->now, i.e. refresh
+ * now, when the Secret or its key is missing, the stored token does not
+ * verify with the current signing key (key rotated, garbage), is for another
+ * user, or was issued with another lifetime. INT64_MAX (never) when the
+ * Secret exists and spec.refresh is false. *reason_out (may be NULL): a
+ * static sentence saying why. Errors: EINVALID (bad Token, in->now unset),
+ * ENOTFOUND (the signing key is not in the input).
+ */
+SLINKY_API slinky_status slinky_workload_token_refresh_time(int64_t *out,
+                                                            const char **reason_out,
+                                                            const slinky_model_token *t,
+                                                            const slinky_workload_input *in);
 
 SLINKY_END_DECLS
 
