@@ -106,6 +106,26 @@ int slinky_workload__push(slinky_workload *w, slinky_doc *doc)
     return 0;
 }
 
+int slinky_workload__push_done(slinky_workload *w, slinky_doc *doc, int rc)
+{
+    if (rc) {
+        slinky_doc_free(doc);
+        return rc;
+    }
+    return slinky_workload__push(w, doc);
+}
+
+int slinky_workload__commit(slinky_workload *into, slinky_workload *tmp, int rc)
+{
+    if (!rc)
+        rc = slinky_workload_splice(into, tmp);
+    slinky_workload_clear(tmp);
+    free(tmp->docs);
+    tmp->docs = NULL;
+    tmp->cap = 0;
+    return rc;
+}
+
 SLINKY_API slinky_status slinky_workload_add(slinky_workload *w, slinky_doc *doc)
 {
     if (!w || !doc) {
@@ -247,6 +267,30 @@ SLINKY_API slinky_status slinky_workload_input_find(const slinky_model_object **
     return slinky__error_set(SLINKY_ENOTFOUND, "workload: no %s %s%s%s in the input",
                              kn ? kn : "object", namespace_ && *namespace_ ? namespace_ : "",
                              namespace_ && *namespace_ ? "/" : "", name);
+}
+
+int slinky_workload__builder_args(const void *out, const slinky_model_object *o,
+                                  const slinky_workload_input *in, slinky_model_kind kind)
+{
+    int rc;
+    if (!out || !o)
+        return slinky__error_set(SLINKY_EINVALID, "workload: NULL argument");
+    if ((rc = slinky_workload__input_check(in)))
+        return rc;
+    if (slinky_model_object_get_kind(o) != kind)
+        return slinky__error_set(SLINKY_EINVALID, "workload: %s is not a %s",
+                                 slinky_workload__describe(o), slinky_model_kind_name(kind));
+    return 0;
+}
+
+int slinky_workload__hand_out(slinky_doc **out, slinky_doc *doc, int rc)
+{
+    if (rc) {
+        slinky_doc_free(doc);
+        return rc;
+    }
+    *out = doc;
+    return 0;
 }
 
 const char *slinky_workload__describe(const slinky_model_object *o)
@@ -620,6 +664,38 @@ static int merge_list(slinky_doc_value *base, const slinky_doc_value *patch, con
     return rc;
 }
 
+/* Merge patch member k into base (removeEmpty applied on maps when top). */
+static int merge_member(slinky_doc_value *base, const char *k, const slinky_doc_value *pv,
+                        slinky_workload__smp_type type, bool top)
+{
+    /* removeEmpty: only the patch's maps are pruned, not list elements. */
+    if (top && is_empty(pv))
+        return 0;
+    if (slinky_doc_value_type(pv) == SLINKY_DOC_NULL) {
+        if (slinky_doc_value_get(base, k))
+            slinky_doc_value_object_remove(base, k);
+        return 0;
+    }
+    slinky_doc_value *bv = slinky_doc_value_get(base, k);
+    slinky_workload__smp_type elem;
+    const char *mkey = list_key(type, k, &elem);
+    int rc;
+    if (!bv) {
+        if ((rc = slinky_doc_value_object_put(&bv, base, k)))
+            return rc;
+        /* a map patched in is pruned of empty members too (removeEmpty) */
+        if (top && slinky_doc_value_type(pv) == SLINKY_DOC_OBJECT &&
+            !(rc = slinky_doc_value_set_object(bv)))
+            return merge_value(bv, pv, SLINKY_WL_SMP_OBJECT, true);
+        return rc ? rc : slinky_doc_value_set_copy(bv, pv);
+    }
+    if (slinky_doc_value_type(pv) == SLINKY_DOC_ARRAY && mkey)
+        return merge_list(bv, pv, mkey, elem);
+    if (slinky_doc_value_type(pv) == SLINKY_DOC_OBJECT)
+        return merge_value(bv, pv, SLINKY_WL_SMP_OBJECT, top);
+    return slinky_doc_value_set_copy(bv, pv);
+}
+
 static int merge_value(slinky_doc_value *base, const slinky_doc_value *patch,
                        slinky_workload__smp_type type, bool top)
 {
@@ -627,38 +703,9 @@ static int merge_value(slinky_doc_value *base, const slinky_doc_value *patch,
         slinky_doc_value_type(base) != SLINKY_DOC_OBJECT)
         return slinky_doc_value_set_copy(base, patch);
     int rc = 0;
-    for (size_t i = 0; i < slinky_doc_value_size(patch) && !rc; i++) {
-        const char *k = slinky_doc_value_key_at(patch, i);
-        const slinky_doc_value *pv = slinky_doc_value_member_at(patch, i);
-        /* removeEmpty: only the patch's maps are pruned, not list elements. */
-        if (top && is_empty(pv))
-            continue;
-        if (slinky_doc_value_type(pv) == SLINKY_DOC_NULL) {
-            slinky_doc_value_object_remove(base, k);
-            continue;
-        }
-        slinky_doc_value *bv = slinky_doc_value_get(base, k);
-        if (!bv) {
-            slinky_doc_value *slot = NULL;
-            if ((rc = slinky_doc_value_object_put(&slot, base, k)))
-                break;
-            /* a map patched in is pruned of empty members too (removeEmpty) */
-            if (top && slinky_doc_value_type(pv) == SLINKY_DOC_OBJECT &&
-                !(rc = slinky_doc_value_set_object(slot)))
-                rc = merge_value(slot, pv, SLINKY_WL_SMP_OBJECT, true);
-            else
-                rc = slinky_doc_value_set_copy(slot, pv);
-            continue;
-        }
-        slinky_workload__smp_type elem;
-        const char *mkey = list_key(type, k, &elem);
-        if (slinky_doc_value_type(pv) == SLINKY_DOC_ARRAY && mkey)
-            rc = merge_list(bv, pv, mkey, elem);
-        else if (slinky_doc_value_type(pv) == SLINKY_DOC_OBJECT)
-            rc = merge_value(bv, pv, SLINKY_WL_SMP_OBJECT, top);
-        else
-            rc = slinky_doc_value_set_copy(bv, pv);
-    }
+    for (size_t i = 0; i < slinky_doc_value_size(patch) && !rc; i++)
+        rc = merge_member(base, slinky_doc_value_key_at(patch, i),
+                          slinky_doc_value_member_at(patch, i), type, top);
     return rc;
 }
 
@@ -684,4 +731,363 @@ int slinky_workload__append_all(slinky_doc_value *dst, const slinky_doc_value *s
             rc = slinky_doc_value_set_copy(slot, slinky_doc_value_at(src, i));
     }
     return rc;
+}
+
+/* ------------------------------------------------------------ pod templates */
+
+int slinky_workload__merge_pod_spec(slinky_doc_value *spec, const slinky_doc_value *user)
+{
+    if (slinky_doc_value_type(user) != SLINKY_DOC_OBJECT)
+        return 0;
+    static const char *const lists[] = {"containers", "initContainers"};
+    int rc = 0;
+    for (size_t i = 0; i < 2 && !rc; i++) {
+        const slinky_doc_value *u = slinky_doc_value_get(user, lists[i]);
+        if (slinky_doc_value_size(u) == 0 || slinky_doc_value_type(u) != SLINKY_DOC_ARRAY)
+            continue;
+        slinky_doc_value *dst = NULL;
+        if (!(rc = slinky_workload__arr(&dst, spec, lists[i])))
+            rc = slinky_workload__append_all(dst, u);
+    }
+    /* merge the rest (the two lists are done) */
+    for (size_t i = 0; i < slinky_doc_value_size(user) && !rc; i++) {
+        const char *k = slinky_doc_value_key_at(user, i);
+        if (strcmp(k, "containers") && strcmp(k, "initContainers"))
+            rc = merge_member(spec, k, slinky_doc_value_member_at(user, i),
+                              SLINKY_WL_SMP_POD_SPEC, true);
+    }
+    return rc;
+}
+
+static const char *const probe_handlers[] = {"exec", "httpGet", "tcpSocket", "grpc"};
+
+int slinky_workload__merge_container(slinky_doc_value *c, const slinky_doc_value *user)
+{
+    if (slinky_doc_value_type(user) != SLINKY_DOC_OBJECT)
+        return 0;
+    int rc = 0;
+    const slinky_doc_value *uargs = slinky_doc_value_get(user, "args");
+    if (slinky_doc_value_size(uargs) && slinky_doc_value_type(uargs) == SLINKY_DOC_ARRAY) {
+        slinky_doc_value *args = NULL;
+        if ((rc = slinky_workload__arr(&args, c, "args")) ||
+            (rc = slinky_workload__append_all(args, uargs)))
+            return rc;
+    }
+    static const char *const probes[] = {"livenessProbe", "readinessProbe", "startupProbe"};
+    for (size_t i = 0; i < 3; i++) {
+        const slinky_doc_value *up = slinky_doc_value_get(user, probes[i]);
+        slinky_doc_value *bp = slinky_doc_value_get(c, probes[i]);
+        if (slinky_doc_value_type(up) != SLINKY_DOC_OBJECT || !bp)
+            continue;
+        /* ProbeHandler replaced: the base loses its handler, the user's comes in below. */
+        for (size_t h = 0; h < SLINKY__ARRAY_SIZE(probe_handlers); h++)
+            if (slinky_doc_value_get(bp, probe_handlers[h]))
+                slinky_doc_value_object_remove(bp, probe_handlers[h]);
+        for (size_t h = 0; h < SLINKY__ARRAY_SIZE(probe_handlers) && !rc; h++) {
+            const slinky_doc_value *uh = slinky_doc_value_get(up, probe_handlers[h]);
+            if (uh)
+                rc = slinky_doc_value_object_set(bp, probe_handlers[h], uh);
+        }
+        if (rc)
+            return rc;
+    }
+    for (size_t i = 0; i < slinky_doc_value_size(user) && !rc; i++) {
+        const char *k = slinky_doc_value_key_at(user, i);
+        if (strcmp(k, "args"))
+            rc = merge_member(c, k, slinky_doc_value_member_at(user, i), SLINKY_WL_SMP_CONTAINER,
+                              true);
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------ services */
+
+int slinky_workload__service_spec(slinky_doc_value *root, const slinky_doc_value *user_spec,
+                                  const slinky_doc_value *selector,
+                                  const slinky_workload__port *port, bool headless,
+                                  const slinky_model_object *from, const char *field)
+{
+    slinky_doc_value *spec = NULL, *ports = NULL, *p = NULL, *sel = NULL;
+    int rc;
+    if ((rc = slinky_workload__obj(&spec, root, "spec")))
+        return rc;
+    if (slinky_doc_value_type(user_spec) == SLINKY_DOC_OBJECT &&
+        (rc = slinky_doc_value_set_copy(spec, user_spec)))
+        return rc;
+    if (slinky_doc_value_get(spec, "externalIPs"))
+        slinky_doc_value_object_remove(spec, "externalIPs");
+    if ((rc = slinky_workload__arr(&ports, spec, "ports")) ||
+        (rc = slinky_workload__push_obj(&p, ports)) ||
+        (rc = slinky_doc_value_object_set_string(p, "name", port->name)) ||
+        (rc = slinky_doc_value_object_set_string(p, "protocol", "TCP")) ||
+        (rc = slinky_doc_value_object_set_int(p, "port", port->port)) ||
+        (rc = slinky_doc_value_object_set_string(p, "targetPort", port->name)) ||
+        (port->node_port && (rc = slinky_doc_value_object_set_int(p, "nodePort", port->node_port))))
+        return rc;
+    size_t n = slinky_doc_value_size(ports);
+    for (size_t i = 0; n > 1 && i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            const slinky_doc_value *a = slinky_doc_value_at(ports, i), *b = slinky_doc_value_at(ports, j);
+            const char *an = slinky_doc_value_path_string(a, "name", "");
+            if (!strcmp(an, slinky_doc_value_path_string(b, "name", "")))
+                return slinky__error_set(SLINKY_EINVALID,
+                                         "workload: %s: %s.ports: port name '%s' is already "
+                                         "taken by another port",
+                                         slinky_workload__describe(from), field, an);
+            int64_t ap = slinky_doc_value_path_int(a, "port", 0);
+            if (ap == slinky_doc_value_path_int(b, "port", -1))
+                return slinky__error_set(SLINKY_EINVALID,
+                                         "workload: %s: %s.ports: port number '%lld' is already "
+                                         "taken by another port",
+                                         slinky_workload__describe(from), field, (long long)ap);
+        }
+    if ((rc = slinky_workload__obj(&sel, spec, "selector")))
+        return rc;
+    for (size_t i = 0; i < slinky_doc_value_size(selector) && !rc; i++)
+        rc = slinky_doc_value_object_set(sel, slinky_doc_value_key_at(selector, i),
+                                         slinky_doc_value_member_at(selector, i));
+    if (!rc && headless) {
+        if (!(rc = slinky_doc_value_object_set_string(spec, "clusterIP", "None")))
+            rc = slinky_doc_value_object_set_bool(spec, "publishNotReadyAddresses", true);
+    }
+    return rc;
+}
+
+int slinky_workload__owner_service(slinky_workload *w, const slinky_model_object *owner,
+                                   const char *name, const char *app, int64_t def_port,
+                                   slinky_workload__meta_fn meta_fn, const char *sel_key,
+                                   const char *sel_value)
+{
+    const slinky_doc_value *svc =
+        slinky_doc_value_path(slinky_model_object_get_value(owner), "spec.service");
+    slinky_doc *doc = NULL, *sel = NULL;
+    slinky_doc_value *root, *meta;
+    int rc;
+    if ((rc = slinky_workload__object_new(&doc, &root, &meta, "v1", "Service",
+                                          slinky_model_object_get_namespace(owner), name)) ||
+        (rc = meta_fn(meta, owner, slinky_doc_value_get(svc, "metadata"))) ||
+        (rc = slinky_doc_new(&sel)) || (rc = slinky_doc_value_set_object(slinky_doc_root(sel))) ||
+        (rc = slinky_workload__labels(slinky_doc_root(sel), app,
+                                      slinky_model_object_get_name(owner), NULL)) ||
+        (sel_key && (rc = slinky_doc_value_object_set_string(slinky_doc_root(sel), sel_key, sel_value))))
+        goto done;
+    slinky_workload__meta_prune(meta);
+    int64_t port = slinky_doc_value_path_int(svc, "port", 0);
+    slinky_workload__port p = {app, port ? port : def_port,
+                               slinky_doc_value_path_int(svc, "nodePort", 0)};
+    if (!(rc = slinky_workload__service_spec(root, slinky_doc_value_get(svc, "spec"),
+                                             slinky_doc_root(sel), &p, false, owner,
+                                             "spec.service.spec")))
+        rc = slinky_workload__set_controller_ref(meta, owner);
+done:
+    slinky_doc_free(sel);
+    return slinky_workload__push_done(w, doc, rc);
+}
+
+/* ------------------------------------------------------------ quantities */
+
+int slinky_workload__quantity(int64_t *out, const slinky_doc_value *q)
+{
+    *out = 0;
+    if (!q || slinky_doc_value_is_null(q))
+        return 0;
+    if (slinky_doc_value_type(q) == SLINKY_DOC_INT) {
+        *out = slinky_doc_value_get_int(q);
+        return 0;
+    }
+    const char *s = slinky_doc_value_get_string(q);
+    char buf[64];
+    if (!s && slinky_doc_value_is_number(q)) {
+        snprintf(buf, sizeof(buf), "%.17g", slinky_doc_value_get_double(q));
+        s = buf;
+    }
+    if (!s || !*s)
+        return slinky__error_set(SLINKY_EINVALID, "workload: bad resource quantity");
+    char *end = NULL;
+    double v = strtod(s, &end);
+    if (end == s)
+        return slinky__error_set(SLINKY_EINVALID, "workload: bad resource quantity \"%s\"", s);
+    static const struct {
+        const char *suffix;
+        double mult;
+    } sfx[] = {{"", 1},         {"m", 1e-3},     {"k", 1e3},      {"M", 1e6},
+               {"G", 1e9},      {"T", 1e12},     {"P", 1e15},     {"E", 1e18},
+               {"Ki", 1024.0},  {"Mi", 1048576.0}, {"Gi", 1073741824.0},
+               {"Ti", 1099511627776.0}, {"Pi", 1125899906842624.0},
+               {"Ei", 1152921504606846976.0}};
+    for (size_t i = 0; i < SLINKY__ARRAY_SIZE(sfx); i++)
+        if (!strcmp(end, sfx[i].suffix)) {
+            double r = v * sfx[i].mult;
+            int64_t iv = (int64_t)r;
+            if ((double)iv < r)
+                iv++;
+            *out = iv;
+            return 0;
+        }
+    return slinky__error_set(SLINKY_EINVALID, "workload: bad resource quantity \"%s\"", s);
+}
+
+char *slinky_workload__fqdn(const slinky_workload_input *in, const char *name,
+                            const char *namespace_)
+{
+    const char *domain = in && in->cluster_domain && *in->cluster_domain ? in->cluster_domain
+                                                                         : "cluster.local";
+    return slinky__sprintf("%s.%s.svc.%s", name, namespace_ ? namespace_ : "", domain);
+}
+
+/* ------------------------------------------------------------ pieces */
+
+int slinky_workload__empty_dir(slinky_doc_value *volumes, const char *name, bool memory)
+{
+    slinky_doc_value *v = NULL, *ed = NULL;
+    int rc;
+    if ((rc = slinky_workload__push_obj(&v, volumes)) ||
+        (rc = slinky_doc_value_object_set_string(v, "name", name)) ||
+        (rc = slinky_workload__obj(&ed, v, "emptyDir")))
+        return rc;
+    return memory ? slinky_doc_value_object_set_string(ed, "medium", "Memory") : 0;
+}
+
+int slinky_workload__mount(slinky_doc_value *mounts, const char *name, const char *path,
+                           bool read_only)
+{
+    slinky_doc_value *m = NULL;
+    int rc;
+    if ((rc = slinky_workload__push_obj(&m, mounts)) ||
+        (rc = slinky_doc_value_object_set_string(m, "name", name)) ||
+        (read_only && (rc = slinky_doc_value_object_set_bool(m, "readOnly", true))))
+        return rc;
+    return slinky_doc_value_object_set_string(m, "mountPath", path);
+}
+
+int slinky_workload__projected(slinky_doc_value **sources, slinky_doc_value *volumes,
+                               const char *name, int64_t mode)
+{
+    slinky_doc_value *v = NULL, *proj = NULL;
+    int rc;
+    if ((rc = slinky_workload__push_obj(&v, volumes)) ||
+        (rc = slinky_doc_value_object_set_string(v, "name", name)) ||
+        (rc = slinky_workload__obj(&proj, v, "projected")) ||
+        (rc = slinky_doc_value_object_set_int(proj, "defaultMode", mode)))
+        return rc;
+    return slinky_workload__arr(sources, proj, "sources");
+}
+
+int slinky_workload__projection(slinky_doc_value *sources, bool secret, const char *name,
+                                const char *key, const char *path)
+{
+    slinky_doc_value *src = NULL, *p = NULL, *items = NULL, *it = NULL;
+    int rc;
+    if ((rc = slinky_workload__push_obj(&src, sources)) ||
+        (rc = slinky_workload__obj(&p, src, secret ? "secret" : "configMap")) ||
+        (rc = slinky_doc_value_object_set_string(p, "name", name ? name : "")))
+        return rc;
+    if (!path)
+        return 0;
+    if ((rc = slinky_workload__arr(&items, p, "items")) ||
+        (rc = slinky_workload__push_obj(&it, items)) ||
+        (rc = slinky_doc_value_object_set_string(it, "key", key ? key : "")))
+        return rc;
+    return slinky_doc_value_object_set_string(it, "path", path);
+}
+
+int slinky_workload__probe(slinky_doc_value *c, const char *field, const char *path,
+                           const char *port_name, int64_t port_number,
+                           int64_t failure_threshold, int64_t period)
+{
+    slinky_doc_value *p = NULL, *h = NULL;
+    int rc;
+    if ((rc = slinky_workload__obj(&p, c, field)) ||
+        (rc = slinky_workload__obj(&h, p, path ? "httpGet" : "tcpSocket")))
+        return rc;
+    if (path && ((rc = slinky_doc_value_object_set_string(h, "path", path)) ||
+                 (rc = slinky_doc_value_object_set_string(h, "port", port_name))))
+        return rc;
+    if (!path && (rc = slinky_doc_value_object_set_int(h, "port", port_number)))
+        return rc;
+    if (failure_threshold &&
+        (rc = slinky_doc_value_object_set_int(p, "failureThreshold", failure_threshold)))
+        return rc;
+    return period ? slinky_doc_value_object_set_int(p, "periodSeconds", period) : 0;
+}
+
+/* The log pipe reader: make the FIFO the daemon logs into and copy it to stdout. */
+static const char logfile_script[] =
+    "set -eu\n"
+    "pipe=\"${SOCKET:-/tmp/logfile.log}\"\n"
+    "trap 'exit 0' TERM\n"
+    "trap 'exit 1' INT HUP\n"
+    "mkdir -p \"$(dirname \"$pipe\")\"\n"
+    "[ -p \"$pipe\" ] || { rm -f \"$pipe\"; mkfifo -m 777 \"$pipe\"; }\n"
+    "while :; do cat \"$pipe\" || :; sleep 1; done\n";
+
+int slinky_workload__logfile_container(slinky_doc_value *init_containers,
+                                       const slinky_doc_value *user, const char *log_path)
+{
+    slinky_doc_value *c = NULL, *env = NULL, *e = NULL, *cmd = NULL, *mounts = NULL;
+    int rc;
+    if ((rc = slinky_workload__push_obj(&c, init_containers)) ||
+        (rc = slinky_doc_value_object_set_string(c, "name", "logfile")) ||
+        (rc = slinky_workload__arr(&env, c, "env")) || (rc = slinky_workload__push_obj(&e, env)) ||
+        (rc = slinky_doc_value_object_set_string(e, "name", "SOCKET")) ||
+        (rc = slinky_doc_value_object_set_string(e, "value", log_path)) ||
+        (rc = slinky_workload__arr(&cmd, c, "command")) ||
+        (rc = slinky_workload__push_str(cmd, "sh")) || (rc = slinky_workload__push_str(cmd, "-c")) ||
+        (rc = slinky_workload__push_str(cmd, logfile_script)) ||
+        (rc = slinky_doc_value_object_set_string(c, "restartPolicy", "Always")) ||
+        (rc = slinky_workload__arr(&mounts, c, "volumeMounts")) ||
+        (rc = slinky_workload__mount(mounts, SLINKY_WL_LOG_VOLUME, SLINKY_WL_LOG_DIR, false)))
+        return rc;
+    return slinky_workload__merge_container(c, user);
+}
+
+int slinky_workload__run_as(slinky_doc_value *obj, const char *field, int64_t uid, bool fs_group)
+{
+    slinky_doc_value *sc = NULL;
+    int rc;
+    if ((rc = slinky_workload__obj(&sc, obj, field)) ||
+        (rc = slinky_doc_value_object_set_bool(sc, "runAsNonRoot", true)) ||
+        (rc = slinky_doc_value_object_set_int(sc, "runAsUser", uid)) ||
+        (rc = slinky_doc_value_object_set_int(sc, "runAsGroup", uid)))
+        return rc;
+    return fs_group ? slinky_doc_value_object_set_int(sc, "fsGroup", uid) : 0;
+}
+
+void slinky_workload__jwt_ref(const char **name, const char **key, const slinky_model_object *o)
+{
+    const slinky_doc_value *spec = slinky_doc_value_get(slinky_model_object_get_value(o), "spec");
+    const slinky_doc_value *ref = slinky_doc_value_get(spec, "jwtKeyRef");
+    if (!ref || slinky_doc_value_is_null(ref))
+        ref = slinky_doc_value_get(spec, "jwtHs256KeyRef");
+    *name = slinky_doc_value_path_string(ref, "name", "");
+    *key = slinky_doc_value_path_string(ref, "key", "");
+}
+
+static int secret_data_hash(char out[65], const slinky_workload_input *in,
+                            const slinky_model_object *o, const char *name)
+{
+    const slinky_model_object *s = NULL;
+    out[0] = '\0';
+    if (!name || !*name ||
+        slinky_workload_input_find(&s, in, SLINKY_MODEL_KIND_SECRET,
+                                   slinky_model_object_get_namespace(o), name))
+        return 0; /* upstream: a Secret that is not there hashes as "" */
+    return slinky_workload__checksum_map(
+        out, slinky_doc_value_get(slinky_model_object_get_value(s), "data"), true);
+}
+
+int slinky_workload__auth_hashes(slinky_doc_value *meta, const slinky_workload_input *in,
+                                 const slinky_model_object *o)
+{
+    char h[65];
+    const char *jn, *jk;
+    int rc;
+    const char *sn = slinky_doc_value_path_string(slinky_model_object_get_value(o),
+                                                  "spec.slurmKeyRef.name", "");
+    slinky_workload__jwt_ref(&jn, &jk, o);
+    if ((rc = secret_data_hash(h, in, o, sn)) ||
+        (rc = slinky_workload__map_put(meta, "annotations", SLINKY_WL_ANN_SLURM_KEY_HASH, h)) ||
+        (rc = secret_data_hash(h, in, o, jn)))
+        return rc;
+    return slinky_workload__map_put(meta, "annotations", SLINKY_WL_ANN_JWT_KEY_HASH, h);
 }

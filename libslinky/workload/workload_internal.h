@@ -60,6 +60,29 @@
 #define SLINKY_WL_ANN_JWT_KEY_HASH "slinky.slurm.net/jwt-key-hash"
 #define SLINKY_WL_ANN_DEFAULT_CONTAINER "kubectl.kubernetes.io/default-container"
 
+/* --- reading resources -------------------------------------------------- */
+
+/** A resource's spec (NULL when it has none). */
+static inline const slinky_doc_value *wl_spec(const slinky_model_object *o)
+{
+    return slinky_doc_value_get(slinky_model_object_get_value(o), "spec");
+}
+
+/** A resource's metadata[field] ("labels", "annotations"). */
+static inline const slinky_doc_value *wl_meta(const slinky_model_object *o, const char *field)
+{
+    return slinky_doc_value_get(
+        slinky_doc_value_get(slinky_model_object_get_value(o), "metadata"), field);
+}
+
+/**
+ * The argument check every builder starts with: `out` and `o` non-NULL, a
+ * good input, `o` of `kind` (EINVALID naming what it is otherwise).
+ */
+SLINKY_HIDDEN int slinky_workload__builder_args(const void *out, const slinky_model_object *o,
+                                                const slinky_workload_input *in,
+                                                slinky_model_kind kind);
+
 /* --- the object set --------------------------------------------------- */
 
 struct slinky_workload {
@@ -146,6 +169,101 @@ SLINKY_HIDDEN int slinky_workload__smp(slinky_doc_value *base, const slinky_doc_
 /** Append copies of the elements of array `src` (may be NULL) to array `dst` (MergeList). */
 SLINKY_HIDDEN int slinky_workload__append_all(slinky_doc_value *dst, const slinky_doc_value *src);
 
+/**
+ * BuildPodTemplate's merge of the user's PodSpec into the built `spec`:
+ * the user's containers and initContainers are appended (MergeList), the
+ * rest merged strategically.
+ */
+SLINKY_HIDDEN int slinky_workload__merge_pod_spec(slinky_doc_value *spec,
+                                                  const slinky_doc_value *user);
+/**
+ * BuildContainer's merge of the user's Container into the built one: args
+ * appended, probe handlers replaced where both have the probe, the rest
+ * merged strategically.
+ */
+SLINKY_HIDDEN int slinky_workload__merge_container(slinky_doc_value *c,
+                                                   const slinky_doc_value *user);
+
+/** A service port as upstream's builders write it. */
+typedef struct slinky_workload__port {
+    const char *name;
+    int64_t port;
+    int64_t node_port; /* 0: left out */
+} slinky_workload__port;
+
+/**
+ * BuildService: root.spec = copy of the user's ServiceSpec (may be NULL)
+ * with `port` appended to its ports (TCP, targetPort = the port's name),
+ * externalIPs removed (CVE-2020-8554), selector merged with `selector`, and
+ * clusterIP None + publishNotReadyAddresses for a headless one. Duplicate
+ * port names or numbers: EINVALID naming `from` and `field`.
+ */
+SLINKY_HIDDEN int slinky_workload__service_spec(slinky_doc_value *root,
+                                                const slinky_doc_value *user_spec,
+                                                const slinky_doc_value *selector,
+                                                const slinky_workload__port *port, bool headless,
+                                                const slinky_model_object *from,
+                                                const char *field);
+
+/** Fills a built object's metadata for `o`, with `extra` metadata ({labels, annotations}). */
+typedef int (*slinky_workload__meta_fn)(slinky_doc_value *meta, const slinky_model_object *o,
+                                        const slinky_doc_value *extra);
+/**
+ * The Service `name` of a resource from its spec.service (metadata, spec,
+ * port (0: def_port), nodePort): metadata by meta_fn with spec.service.metadata,
+ * selector {app, instance: the resource's name} plus sel_key=sel_value when
+ * not NULL, one port named `app`, and a controller ownerReference.
+ */
+SLINKY_HIDDEN int slinky_workload__owner_service(slinky_workload *w,
+                                                 const slinky_model_object *owner,
+                                                 const char *name, const char *app,
+                                                 int64_t def_port, slinky_workload__meta_fn meta_fn,
+                                                 const char *sel_key, const char *sel_value);
+
+/**
+ * A Kubernetes resource quantity's Value() (rounded up to an integer, as
+ * resource.Quantity.Value): "2" -> 2, "500m" -> 1, "4Gi" -> 4294967296.
+ * A string or number; 0 for NULL. EINVALID for a malformed quantity.
+ */
+SLINKY_HIDDEN int slinky_workload__quantity(int64_t *out, const slinky_doc_value *q);
+
+/** `name.namespace.svc.<domain>` (upstream's domainname.Fqdn); malloc'd. */
+SLINKY_HIDDEN char *slinky_workload__fqdn(const slinky_workload_input *in, const char *name,
+                                          const char *namespace_);
+
+/** A volume {name, emptyDir: {medium: Memory}} (or plain emptyDir: {} when !memory). */
+SLINKY_HIDDEN int slinky_workload__empty_dir(slinky_doc_value *volumes, const char *name,
+                                             bool memory);
+/** A volumeMount {name, mountPath[, readOnly: true]}. */
+SLINKY_HIDDEN int slinky_workload__mount(slinky_doc_value *mounts, const char *name,
+                                         const char *path, bool read_only);
+/** A volume {name, projected: {defaultMode: mode, sources: []}}; *sources receives the list. */
+SLINKY_HIDDEN int slinky_workload__projected(slinky_doc_value **sources, slinky_doc_value *volumes,
+                                             const char *name, int64_t mode);
+/** Projection {secret|configMap: {name[, items: [{key, path}]]}} appended to sources. */
+SLINKY_HIDDEN int slinky_workload__projection(slinky_doc_value *sources, bool secret,
+                                              const char *name, const char *key,
+                                              const char *path);
+/** An HTTP (path != NULL, port by name) or TCP (port number) probe at c[field]. */
+SLINKY_HIDDEN int slinky_workload__probe(slinky_doc_value *c, const char *field,
+                                         const char *path, const char *port_name,
+                                         int64_t port_number, int64_t failure_threshold,
+                                         int64_t period);
+/** The logfile init container (CommonBuilder.LogfileContainer) merged with `user`. */
+SLINKY_HIDDEN int slinky_workload__logfile_container(slinky_doc_value *init_containers,
+                                                     const slinky_doc_value *user,
+                                                     const char *log_path);
+/** {runAsNonRoot: true, runAsUser: uid, runAsGroup: uid[, fsGroup: uid]} at obj[field]. */
+SLINKY_HIDDEN int slinky_workload__run_as(slinky_doc_value *obj, const char *field, int64_t uid,
+                                          bool fs_group);
+/** The auth key hashes annotations (slurm-key-hash, jwt-key-hash) of a Controller/Accounting. */
+SLINKY_HIDDEN int slinky_workload__auth_hashes(slinky_doc_value *meta,
+                                               const slinky_workload_input *in,
+                                               const slinky_model_object *o);
+/** The JWT key reference (jwtKeyRef, else jwtHs256KeyRef): name and key, "" when unset. */
+SLINKY_HIDDEN void slinky_workload__jwt_ref(const char **name, const char **key,
+                                            const slinky_model_object *o);
+
 /* --- input -------------------------------------------------------------- */
 
 /** Check `in` (non-NULL, known version). */
@@ -182,6 +300,16 @@ SLINKY_HIDDEN int slinky_workload__check_line_value(const slinky_model_object *f
 
 /** Append doc to w (w owns it, also on failure). */
 SLINKY_HIDDEN int slinky_workload__push(slinky_workload *w, slinky_doc *doc);
+/** The end of a builder of one object: rc != 0 frees doc (may be NULL) and returns rc, else push. */
+SLINKY_HIDDEN int slinky_workload__push_done(slinky_workload *w, slinky_doc *doc, int rc);
+/**
+ * The end of a builder that collected into `tmp`: on rc == 0 move tmp's
+ * objects to `into` (all or nothing); always empties and releases tmp.
+ */
+SLINKY_HIDDEN int slinky_workload__commit(slinky_workload *into, slinky_workload *tmp, int rc);
+
+/** `*out = doc` and 0, or free doc and return rc (the end of a single-object builder). */
+SLINKY_HIDDEN int slinky_workload__hand_out(slinky_doc **out, slinky_doc *doc, int rc);
 
 /* --- small doc helpers ---------------------------------------------------- */
 
