@@ -1,5 +1,11 @@
-# workload: the renderers as a user runs them (needs the slinkyctl tool).
-if(TARGET slinkyctl)
-  add_test(NAME workload/render_cli COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/render_cli.sh $<TARGET_FILE:slinkyctl>)
-  set_tests_properties(workload/render_cli PROPERTIES LABELS unit TIMEOUT 300 ENVIRONMENT "${SLINKY_TEST_ENV}")
+# workload: every object built from upstream's examples goes through the real
+# kubectl (client-side dry run against slinky-apiserver for discovery) and a
+# structural check of each kind's required fields (examples.sh, check_objects.py).
+add_executable(wl_render ${CMAKE_CURRENT_LIST_DIR}/wl_render.c)
+target_link_libraries(wl_render PRIVATE slinky_static)
+if(TARGET slinky-apiserver)
+  add_test(NAME workload/examples
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/examples.sh $<TARGET_FILE:wl_render>)
+  set_tests_properties(workload/examples PROPERTIES LABELS integration TIMEOUT 300
+    ENVIRONMENT "${SLINKY_TEST_ENV}")
 endif()
