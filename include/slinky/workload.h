@@ -384,6 +384,69 @@ SLINKY_API slinky_status slinky_workload_token_refresh_time(int64_t *out,
                                                             const slinky_model_token *t,
                                                             const slinky_workload_input *in);
 
+#define SLINKY_WORKLOAD_LOGINSET_OPTIONS_VERSION 1
+
+/** Options of the LoginSet builders (NULL: the defaults). */
+typedef struct slinky_workload_loginset_options {
+    unsigned int version;          /**< SLINKY_WORKLOAD_LOGINSET_OPTIONS_VERSION */
+    unsigned int rsa_bits;         /**< new RSA host keys (0: 4096, upstream's) */
+    bool seamless_ssh;             /**< sshd_config gets the identity ledger's fragment
+                                        (slinky_ledger_sshd_render: AuthorizedKeysCommand) */
+    const char *keys_command;      /**< seamless: the keys command (NULL: the ledger's default) */
+    const char *keys_command_user; /**< seamless: its user (NULL: the ledger's default) */
+} slinky_workload_loginset_options;
+
+#define SLINKY_WORKLOAD_LOGINSET_OPTIONS_INIT {SLINKY_WORKLOAD_LOGINSET_OPTIONS_VERSION, 0, false, NULL, NULL}
+
+/** Initialise `opts` to the defaults. EINVALID for an unknown version. */
+SLINKY_API slinky_status slinky_workload_loginset_options_init(
+    slinky_workload_loginset_options *opts, unsigned int version);
+
+/**
+ * The sshd_config of a LoginSet (login_config.go buildSshdConfig): GENERAL
+ * (Include /etc/ssh/sshd_config.d/\*.conf, UsePAM yes, X11Forwarding yes,
+ * Subsystem sftp internal-sftp) and EXTRA CONFIG (spec.extraSshdConfig).
+ * With opts->seamless_ssh, a SEAMLESS SSH section first (sshd keeps the
+ * first value of a keyword) with the ledger's fragment on the login port.
+ * EUNSUPPORTED for seamless SSH when the ledger module is not built.
+ * *out released with slinky_free().
+ */
+SLINKY_API slinky_status slinky_workload_loginset_sshd_config(
+    char **out, const slinky_model_loginset *ls, const slinky_workload_loginset_options *opts);
+
+/**
+ * The host-key Secret `<name>-ssh-host-keys` (login_secret.go): immutable,
+ * labels/annotations of the LoginSet plus the login labels, a controller
+ * ownerReference, and `data` ssh_host_{ecdsa,ed25519,rsa}_key and their .pub
+ * (base64 of OpenSSH private keys and authorized_keys lines, see
+ * slinky_workload_ssh_keygen). When a Secret of that name is in the input
+ * its keys are kept (an immutable Secret cannot change: delete it for new
+ * keys; one lacking a key file is EINVALID); otherwise new keys are made.
+ */
+SLINKY_API slinky_status slinky_workload_loginset_host_keys(
+    slinky_doc **out, const slinky_model_loginset *ls, const slinky_workload_input *in,
+    const slinky_workload_loginset_options *opts);
+
+/**
+ * Everything upstream's LoginSet reconciler builds, in its order: the
+ * host-key Secret, the ConfigMap `<name>-ssh-config` (authorized_keys from
+ * spec.rootSshAuthorizedKeys, sshd_config as above), the Service `<name>`
+ * (port spec.service.port or 22 named "login", nodePort, the user's
+ * ServiceSpec merged) and the Deployment `<name>` (revisionHistoryLimit 0,
+ * strategy, selector, the pod template with the ssh-host-keys/sshd-conf/
+ * sssd-conf hash annotations of what this build makes, the login container
+ * (SACKD_OPTIONS --conf-server, port, readiness probe on the sackd socket,
+ * mounts), the initconf init container, the slurm-workers DNS search and
+ * the projected volumes with upstream's modes, the user's PodSpec merged).
+ * Errors: ENOTFOUND naming spec.controllerRef.name when the Controller is not
+ * in the input; EINVALID for a missing spec.sssdConfRef or a LoginSet without
+ * metadata.uid. All or nothing.
+ */
+SLINKY_API slinky_status slinky_workload_build_loginset(slinky_workload *into,
+                                                        const slinky_model_loginset *ls,
+                                                        const slinky_workload_input *in,
+                                                        const slinky_workload_loginset_options *opts);
+
 SLINKY_END_DECLS
 
 #endif

@@ -7,7 +7,11 @@
  *   - a running sshd on a free loopback port presents exactly these keys to
  *     ssh-keyscan (the key exchange is signed with the private halves);
  *   - python3 (standard library) checks the RSA parameters: n = p*q,
- *     e*d = 1 mod lcm(p-1, q-1), iqmp*q = 1 mod p.
+ *     e*d = 1 mod lcm(p-1, q-1), iqmp*q = 1 mod p;
+ *   - a LoginSet's built objects: the host-key Secret's files and the
+ *     ssh-config ConfigMap's sshd_config, written out as the pod's projected
+ *     volumes would, pass sshd -t; with seamless SSH on, sshd -T shows the
+ *     ledger's AuthorizedKeysCommand in effect.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -201,12 +205,86 @@ static void test_sshd_loads_and_serves(void **state)
     free(scan);
 }
 
+static const char *loginset_yaml =
+    "apiVersion: slinky.slurm.net/v1beta1\nkind: Controller\n"
+    "metadata: {name: slurm, namespace: slinky, uid: c-uid}\n"
+    "spec: {slurmKeyRef: {name: slurm-auth, key: slurm.key}}\n"
+    "---\n"
+    "apiVersion: slinky.slurm.net/v1beta1\nkind: LoginSet\n"
+    "metadata: {name: login, namespace: slinky, uid: l-uid}\n"
+    "spec: {controllerRef: {name: slurm}, sssdConfRef: {name: sssd, key: sssd.conf},\n"
+    "  extraSshdConfig: \"LoginGraceTime 600\"}\n";
+
+/* Build the LoginSet (upstream key sizes), write its files like the projected volumes, and
+ * return sshd's verdict on them ("-t", or "-T" output). */
+static char *sshd_on_loginset(bool seamless, const char *mode)
+{
+    slinky_doc *d = NULL;
+    assert_int_equal(slinky_doc_parse_yaml_all(&d, loginset_yaml, strlen(loginset_yaml)), 0);
+    slinky_model_object *objs[2] = {NULL, NULL};
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(slinky_model_object_new_from_value(&objs[i], slinky_doc_value_at(slinky_doc_root(d), i)), 0);
+    slinky_doc_free(d);
+    slinky_workload_input in;
+    assert_int_equal(slinky_workload_input_init(&in, SLINKY_WORKLOAD_INPUT_VERSION), 0);
+    in.objects = (const slinky_model_object *const *)objs;
+    in.object_count = 2;
+    slinky_workload_loginset_options o;
+    assert_int_equal(slinky_workload_loginset_options_init(&o, SLINKY_WORKLOAD_LOGINSET_OPTIONS_VERSION), 0);
+    o.seamless_ssh = seamless;
+    o.keys_command = "/usr/bin/slinky-ledger-keys --ledger /ledger %u";
+    slinky_workload *w = NULL;
+    assert_int_equal(slinky_workload_new(&w), 0);
+    if (slinky_workload_build_loginset(w, objs[1], &in, &o))
+        fail_msg("build: %s", slinky_error_last()->message);
+    slinky_doc *sec = NULL, *cm = NULL;
+    assert_int_equal(slinky_workload_find(&sec, w, "Secret", "login-ssh-host-keys"), 0);
+    assert_int_equal(slinky_workload_find(&cm, w, "ConfigMap", "login-ssh-config"), 0);
+    char dir[128], path[256], args[1024] = "";
+    snprintf(dir, sizeof(dir), "%s/login-%d", W, seamless);
+    sh("mkdir -p %s", dir);
+    const slinky_doc_value *data = slinky_doc_value_get(slinky_doc_root(sec), "data");
+    for (size_t i = 0; i < slinky_doc_value_size(data); i++) {
+        const char *k = slinky_doc_value_key_at(data, i);
+        char *v = NULL;
+        assert_int_equal(slinky_base64_decode(&v, NULL, slinky_doc_value_get_string(slinky_doc_value_member_at(data, i)), 0), 0);
+        snprintf(path, sizeof(path), "%s/%s", dir, k);
+        write_file(path, v, strstr(k, ".pub") ? 0644 : 0600); /* the projected items' modes */
+        slinky_free(v);
+        if (!strstr(k, ".pub"))
+            snprintf(args + strlen(args), sizeof(args) - strlen(args), " -h %s", path);
+    }
+    snprintf(path, sizeof(path), "%s/sshd_config", dir);
+    write_file(path, slinky_doc_value_path_string(slinky_doc_root(cm), "data.sshd_config", ""), 0600);
+    char *out = capture("/usr/sbin/sshd %s -f %s%s -o PidFile=%s/pid 2>&1; echo rc=$?", mode, path, args, dir);
+    slinky_workload_free(w);
+    slinky_model_object_free(objs[0]);
+    slinky_model_object_free(objs[1]);
+    return out;
+}
+
+static void test_loginset_sshd_config(void **state)
+{
+    (void)state;
+    sh("mkdir -p /run/sshd");
+    char *t = sshd_on_loginset(false, "-t");
+    assert_string_equal(t, "rc=0\n");
+    free(t);
+    t = sshd_on_loginset(true, "-T");
+    if (!strstr(t, "\nauthorizedkeyscommand /usr/bin/slinky-ledger-keys --ledger /ledger %u\n") ||
+        !strstr(t, "\npasswordauthentication no\n") || !strstr(t, "\nlogingracetime 600\n") ||
+        !strstr(t, "\nrc=0\n"))
+        fail_msg("sshd -T on the seamless LoginSet config:\n%s", t);
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_keygen_derives_public),
         cmocka_unit_test(test_rsa_parameters_python),
         cmocka_unit_test(test_sshd_loads_and_serves),
+        cmocka_unit_test(test_loginset_sshd_config),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
