@@ -67,8 +67,48 @@ if "$S" conf render --file slurmdbd "$U/accounting.yaml" "$D/pass.yaml" > "$D/db
   ok "conf render slurmdbd: password from the Secret, schema port default"; else bad "slurmdbd: $(cat "$D/err" "$D/dbd.conf")"; fi
 
 # ---------------------------------------------------------------- render
-if [ -f "$(dirname "$0")/render_objects.sh" ]; then
-  . "$(dirname "$0")/render_objects.sh"
-fi
+# the examples as `kubectl get -o yaml` would give them: with uids (the owner references
+# need them), and the Secrets they reference
+. "$(dirname "$0")/render_inputs.sh"
+render_inputs "$U" "$D/in"
+F=$(ls "$D"/in/*.yaml)
+if "$S" render --now 1700000000 $F > "$D/all.yaml" 2> "$D/err"; then ok "render"; else bad "render: $(cat "$D/err")"; fi
+"$S" render -o json --now 1700000000 $F > "$D/all.json" 2> "$D/err" || bad "render -o json: $(cat "$D/err")"
+# every object ready for apply: apiVersion, kind, name, namespace, a controller owner with a uid
+out=$(/usr/bin/python3 - "$D/all.json" <<'PY'
+import json, sys, collections
+l = json.load(open(sys.argv[1]))
+assert l["kind"] == "List" and l["apiVersion"] == "v1"
+kinds = collections.Counter()
+for o in l["items"]:
+    m = o["metadata"]
+    assert o["apiVersion"] and o["kind"] and m["name"] and m["namespace"] == "test-namespace", o
+    for r in m.get("ownerReferences", []):
+        assert r["uid"] and r["controller"] is True, r
+    kinds[o["kind"]] += 1
+print(" ".join("%s=%d" % kv for kv in sorted(kinds.items())))
+PY
+)
+want="ConfigMap=2 Deployment=2 Pod=1 PodDisruptionBudget=1 Secret=3 Service=6 StatefulSet=2"
+[ "$out" = "$want" ] && ok "render -o json: every object complete ($out)" || bad "render objects: $out (want $want)"
+[ "$(grep -c '^---$' "$D/all.yaml")" = 17 ] && ok "render: a YAML stream of 17 documents" || bad "documents: $(grep -c '^---$' "$D/all.yaml")"
+# --kind: case-insensitive, plural too
+"$S" render --now 1700000000 --kind secrets --kind DEPLOYMENT $F > "$D/k.yaml"
+[ "$(grep '^kind:' "$D/k.yaml" | sort | uniq -c | tr -s ' ' | paste -sd,)" = " 2 kind: Deployment, 3 kind: Secret" ] \
+  && ok "render --kind" || bad "--kind: $(grep '^kind:' "$D/k.yaml" | sort | uniq -c)"
+# deterministic once the host keys exist (fed back from the first render, as the live Secret)
+"$S" render --now 1700000000 --kind Secret $F | awk '/^---$/{n++} n==2' > "$D/in/zz-live-keys.yaml"
+grep -q 'name: test-release-slurm-login-slinky-ssh-host-keys' "$D/in/zz-live-keys.yaml" || bad "host keys document not found"
+"$S" render --now 1700000000 "$D"/in/*.yaml > "$D/a.yaml"; "$S" render --now 1700000000 "$D"/in/*.yaml > "$D/b.yaml"
+cmp -s "$D/a.yaml" "$D/b.yaml" && ok "render twice: identical bytes" || bad "render is not deterministic"
+"$S" render --now 1700000001 "$D"/in/*.yaml > "$D/c.yaml"
+[ "$(diff "$D/a.yaml" "$D/c.yaml" | grep -c '^[<>]')" = 2 ] && ok "render: another --now changes the Token only" || bad "now diff: $(diff "$D/a.yaml" "$D/c.yaml" | head)"
+# seamless SSH: the ledger's keys command in the LoginSet's sshd_config
+"$S" render --now 1 --seamless-ssh --keys-command '/usr/bin/slinky-ledger-keys --ledger /ledger %u' --kind ConfigMap $F > "$D/s.yaml"
+grep -q 'AuthorizedKeysCommand /usr/bin/slinky-ledger-keys --ledger /ledger %u' "$D/s.yaml" && ok "render --seamless-ssh" || bad "seamless: no AuthorizedKeysCommand"
+# bad input: no uid, unknown option, nothing printed
+"$S" render "$U/controller.yaml" > "$D/out" 2> "$D/err"; rc=$?
+if [ $rc = 1 ] && [ ! -s "$D/out" ] && grep -q 'metadata.uid' "$D/err"; then ok "render: a resource without uid is refused"; else bad "no uid (rc $rc): $(cat "$D/err")"; fi
+"$S" render --bogus $F > /dev/null 2>&1; [ $? = 2 ] && ok "render: usage error exits 2" || bad "usage exit"
 
 exit $fail

@@ -9,3 +9,15 @@ if(TARGET slinky-apiserver)
   set_tests_properties(workload/examples PROPERTIES LABELS integration TIMEOUT 300
     ENVIRONMENT "${SLINKY_TEST_ENV}")
 endif()
+
+# workload: `slinkyctl conf render` and `slinkyctl render` as a user runs them (render_cli.sh),
+# and `slinkyctl render --diff` against slinky-apiserver (render_diff.sh).
+if(TARGET slinkyctl)
+  add_test(NAME workload/render_cli COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/render_cli.sh $<TARGET_FILE:slinkyctl>)
+  set_tests_properties(workload/render_cli PROPERTIES LABELS unit TIMEOUT 300 ENVIRONMENT "${SLINKY_TEST_ENV}")
+  if(TARGET slinky-apiserver)
+    add_test(NAME workload/render_diff COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/render_diff.sh $<TARGET_FILE:slinkyctl>)
+    set_tests_properties(workload/render_diff PROPERTIES LABELS integration TIMEOUT 300
+      ENVIRONMENT "${SLINKY_TEST_ENV}")
+  endif()
+endif()
