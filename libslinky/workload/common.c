@@ -256,9 +256,10 @@ SLINKY_API slinky_status slinky_workload_input_find(const slinky_model_object **
         return rc;
     for (size_t i = 0; i < in->object_count; i++) {
         const slinky_model_object *o = in->objects[i];
+        if (!o || slinky_model_object_get_kind(o) != kind)
+            continue;
         const char *n = slinky_model_object_get_name(o);
-        if (o && slinky_model_object_get_kind(o) == kind && n && !strcmp(n, name) &&
-            same_ns(slinky_model_object_get_namespace(o), namespace_)) {
+        if (n && !strcmp(n, name) && same_ns(slinky_model_object_get_namespace(o), namespace_)) {
             *out = o;
             return 0;
         }
@@ -565,16 +566,91 @@ int slinky_workload__checksum_map(char out[65], const slinky_doc_value *data, bo
     return rc;
 }
 
-int slinky_workload__value_hash(char out[65], const slinky_doc_value *v)
+static uint64_t fnv(uint64_t h, const void *data, size_t len)
 {
-    char *json = NULL;
-    size_t len = 0;
-    int rc = slinky_doc_value_dump_json(&json, &len, v, SLINKY_DOC_DUMP_SORT_KEYS);
-    if (rc)
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+typedef struct keyed {
+    const char *key;
+    const slinky_doc_value *v;
+} keyed;
+
+static int cmp_keyed(const void *a, const void *b)
+{
+    return strcmp(((const keyed *)a)->key, ((const keyed *)b)->key);
+}
+
+/* The value walked in canonical order (object keys sorted): a type byte, then lengths and bytes. */
+static int fnv_value(uint64_t *h, const slinky_doc_value *v)
+{
+    unsigned char t = (unsigned char)slinky_doc_value_type(v);
+    *h = fnv(*h, &t, 1);
+    size_t n = slinky_doc_value_size(v);
+    switch (slinky_doc_value_type(v)) {
+    case SLINKY_DOC_BOOL:
+        t = slinky_doc_value_get_bool(v);
+        *h = fnv(*h, &t, 1);
+        return 0;
+    case SLINKY_DOC_INT: {
+        int64_t i = slinky_doc_value_get_int(v);
+        *h = fnv(*h, &i, sizeof(i));
+        return 0;
+    }
+    case SLINKY_DOC_DOUBLE: {
+        double d = slinky_doc_value_get_double(v);
+        *h = fnv(*h, &d, sizeof(d));
+        return 0;
+    }
+    case SLINKY_DOC_STRING: {
+        size_t len = slinky_doc_value_get_string_len(v);
+        *h = fnv(fnv(*h, &len, sizeof(len)), slinky_doc_value_get_string(v), len);
+        return 0;
+    }
+    case SLINKY_DOC_ARRAY: {
+        *h = fnv(*h, &n, sizeof(n));
+        int rc = 0;
+        for (size_t i = 0; i < n && !rc; i++)
+            rc = fnv_value(h, slinky_doc_value_at(v, i));
         return rc;
-    slinky_model__sha256_hex(out, json, len);
-    slinky_free(json);
-    return 0;
+    }
+    case SLINKY_DOC_OBJECT: {
+        keyed stack[32], *k = n <= 32 ? stack : slinky__calloc(n, sizeof(*k));
+        if (!k)
+            return SLINKY_ENOMEM;
+        for (size_t i = 0; i < n; i++) {
+            k[i].key = slinky_doc_value_key_at(v, i);
+            k[i].v = slinky_doc_value_member_at(v, i);
+        }
+        qsort(k, n, sizeof(*k), cmp_keyed);
+        *h = fnv(*h, &n, sizeof(n));
+        int rc = 0;
+        for (size_t i = 0; i < n && !rc; i++) {
+            size_t len = strlen(k[i].key);
+            *h = fnv(fnv(*h, &len, sizeof(len)), k[i].key, len);
+            rc = fnv_value(h, k[i].v);
+        }
+        if (k != stack)
+            free(k);
+        return rc;
+    }
+    default:
+        return 0;
+    }
+}
+
+int slinky_workload__value_fnv(char out[17], const slinky_doc_value *v)
+{
+    uint64_t h = 14695981039346656037ull;
+    int rc = fnv_value(&h, v);
+    if (!rc)
+        snprintf(out, 17, "%016llx", (unsigned long long)h);
+    return rc;
 }
 
 /* ------------------------------------------------------------ strategic merge */

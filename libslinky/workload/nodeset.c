@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "doc/doc_internal.h"
 #include "workload/workload_internal.h"
 
 #define LABEL_POD_NAME "nodeset.slinky.slurm.net/pod-name"
@@ -572,7 +573,7 @@ static int worker_hashes(slinky_doc_value *meta, const slinky_model_nodeset *ns,
         }
     }
     free(cm);
-    slinky_workload__sha256_hex(h, data, len);
+    slinky_workload__sha256_hex(h, data, len); /* crypto.CheckSum: "" hashes too */
     if ((rc = slinky_workload__map_put(meta, "annotations", ANN_SSHD_HASH, h)))
         return rc;
     const char *sn = slinky_doc_value_path_string(wl_spec(ns), "ssh.sssdConfRef.name", "");
@@ -655,8 +656,10 @@ done:
 typedef struct pod_ctx {
     const slinky_model_nodeset *ns;
     const slinky_model_controller *c;
-    slinky_doc *tmpl; /* the built template: {metadata, spec} */
-    char hash[65];    /* the template hash (10 chars used) */
+    slinky_doc *tmpl;  /* the built template: {metadata, spec} */
+    slinky_doc *proto; /* Pod 0, copied for every ordinal (build_nodeset_pods) */
+    size_t proto_bytes; /* arena bytes a copy of proto takes */
+    char hash[17];     /* the template hash: FNV-1a 64 of the template, hex */
     const char *name, *nsn;
     int64_t padding;
     bool oversubscribe;
@@ -664,6 +667,8 @@ typedef struct pod_ctx {
 
 static void pod_ctx_dispose(pod_ctx *x)
 {
+    slinky_doc_free(x->proto);
+    x->proto = NULL;
     slinky_doc_free(x->tmpl);
     x->tmpl = NULL;
 }
@@ -686,11 +691,10 @@ static int pod_ctx_init(pod_ctx *x, const slinky_model_nodeset *ns,
     if ((rc = slinky_doc_new(&x->tmpl)) ||
         (rc = slinky_doc_value_set_object(slinky_doc_root(x->tmpl))) ||
         (rc = pod_template(slinky_doc_root(x->tmpl), ns, x->c, in)) ||
-        (rc = slinky_workload__value_hash(x->hash, slinky_doc_root(x->tmpl)))) {
+        (rc = slinky_workload__value_fnv(x->hash, slinky_doc_root(x->tmpl)))) {
         pod_ctx_dispose(x);
         return rc;
     }
-    x->hash[10] = '\0';
     return 0;
 }
 
@@ -780,7 +784,8 @@ static int pod_from_template(slinky_doc **out, slinky_doc_value **meta_out,
     return 0;
 }
 
-static int ordinal_pod(slinky_doc **out, const pod_ctx *x, int64_t ordinal)
+/* The Pod for an ordinal, built from the template (NewNodeSetStatefulSetPod). */
+static int ordinal_pod_slow(slinky_doc **out, const pod_ctx *x, int64_t ordinal)
 {
     slinky_doc *doc = NULL;
     slinky_doc_value *meta, *spec, *labels;
@@ -816,6 +821,87 @@ done:
     return slinky_workload__hand_out(out, doc, rc);
 }
 
+/* Arena bytes a copy of v needs (values, member and item arrays, strings). */
+static size_t doc_bytes(const slinky_doc_value *v)
+{
+    size_t n = sizeof(slinky_doc_value);
+    switch (slinky_doc_value_type(v)) {
+    case SLINKY_DOC_STRING: return n + slinky_doc_value_get_string_len(v) + 8;
+    case SLINKY_DOC_DOUBLE: return n + 40;
+    case SLINKY_DOC_ARRAY:
+        for (size_t i = 0; i < slinky_doc_value_size(v); i++)
+            n += sizeof(slinky_doc_value *) + doc_bytes(slinky_doc_value_at(v, i));
+        return n;
+    case SLINKY_DOC_OBJECT:
+        for (size_t i = 0; i < slinky_doc_value_size(v); i++)
+            n += sizeof(slinky_doc__member) + strlen(slinky_doc_value_key_at(v, i)) + 8 +
+                 doc_bytes(slinky_doc_value_member_at(v, i));
+        return n;
+    default: return n;
+    }
+}
+
+/*
+ * The Pod for an ordinal, fast: a copy of Pod 0 (one arena chunk of the
+ * right size) with the per-ordinal fields set in place; the same document
+ * ordinal_pod_slow makes (test_nodeset checks).
+ */
+static int ordinal_pod(slinky_doc **out, pod_ctx *x, int64_t ordinal)
+{
+    int rc;
+    if (!x->proto) {
+        if ((rc = ordinal_pod_slow(&x->proto, x, 0)))
+            return rc;
+        x->proto_bytes = doc_bytes(slinky_doc_root(x->proto)) + 256;
+    }
+    slinky_doc *doc = NULL;
+    if ((rc = slinky_doc__create(&doc, x->proto_bytes)))
+        return rc;
+    slinky_doc_value *c = slinky_doc__copy(doc, slinky_doc_root(x->proto));
+    if (!c) {
+        slinky_doc_free(doc);
+        return SLINKY_ENOMEM;
+    }
+    *doc->root = *c;
+    if (ordinal == 0)
+        return slinky_workload__hand_out(out, doc, 0);
+    slinky_doc_value *root = doc->root, *meta = slinky_doc_value_get(root, "metadata"),
+                     *spec = slinky_doc_value_get(root, "spec"),
+                     *labels = slinky_doc_value_get(meta, "labels");
+    char padded[48], *name = NULL, *host = NULL;
+    snprintf(padded, sizeof(padded), "%0*lld", (int)x->padding, (long long)ordinal);
+    const char *h = slinky_doc_value_path_string(slinky_doc_root(x->tmpl), "spec.hostname", "");
+    name = slinky__sprintf("%s-%s", x->name, padded);
+    host = *h ? slinky__sprintf("%s%s", h, padded) : slinky__strdup(name ? name : "");
+    rc = name && host ? 0 : SLINKY_ENOMEM;
+    bool host_net = slinky_doc_value_path_bool(spec, "hostNetwork", false);
+    if (rc || (rc = slinky_doc_value_set_string(slinky_doc_value_get(meta, "name"), name)) ||
+        (rc = slinky_doc_value_set_string(slinky_doc_value_get(spec, "hostname"), host)) ||
+        (rc = slinky_doc_value_set_string(slinky_doc_value_get(labels, LABEL_POD_INDEX), padded)) ||
+        (rc = slinky_doc_value_set_string(slinky_doc_value_get(labels, LABEL_POD_NAME), name)) ||
+        (rc = slinky_doc_value_set_string(slinky_doc_value_get(labels, LABEL_POD_HOSTNAME),
+                                          host_net ? "" : host)))
+        goto done;
+    /* the claim volumes come first (update_storage) */
+    const slinky_doc_value *tmpls = slinky_doc_value_path(wl_spec(x->ns), "volumeClaimTemplates");
+    slinky_doc_value *vols = slinky_doc_value_get(spec, "volumes");
+    for (size_t i = 0; i < slinky_doc_value_size(tmpls) && !rc; i++) {
+        const char *cn = slinky_doc_value_path_string(slinky_doc_value_at(tmpls, i),
+                                                      "metadata.name", "");
+        char *claim = slinky__sprintf("%s-%s-%s", cn, x->name, padded);
+        rc = claim ? slinky_doc_value_set_string(
+                         slinky_doc_value_path(slinky_doc_value_at(vols, i),
+                                               "persistentVolumeClaim.claimName"),
+                         claim)
+                   : SLINKY_ENOMEM;
+        free(claim);
+    }
+done:
+    free(name);
+    free(host);
+    return slinky_workload__hand_out(out, doc, rc);
+}
+
 SLINKY_API slinky_status slinky_workload_nodeset_pod(slinky_doc **out,
                                                      const slinky_model_nodeset *ns,
                                                      int64_t ordinal,
@@ -830,7 +916,7 @@ SLINKY_API slinky_status slinky_workload_nodeset_pod(slinky_doc **out,
     int rc = pod_ctx_init(&x, ns, in);
     if (rc)
         return rc;
-    rc = ordinal_pod(out, &x, ordinal);
+    rc = ordinal_pod_slow(out, &x, ordinal);
     pod_ctx_dispose(&x);
     return rc;
 }

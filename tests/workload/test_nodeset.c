@@ -247,7 +247,7 @@ static void test_pods(void **state)
                "\"uid\":\"uid-ns\",\"controller\":true,\"blockOwnerDeletion\":true}]");
     char *hash = NULL;
     assert_int_equal(slinky_workload_nodeset_template_hash(&hash, nodeset(&c), &c.in), 0);
-    assert_int_equal(strlen(hash), 10);
+    assert_int_equal(strlen(hash), 16);
     /* labels: NodeSet + template + WithWorkerLabels + identity (utils.go) + revision */
     char want[1024];
     snprintf(want, sizeof want,
@@ -310,6 +310,33 @@ static void test_pods(void **state)
     wl_json_eq(ct, "resources", "{\"limits\":{\"cpu\":\"1500m\",\"memory\":\"4Gi\"}}");
     const slinky_doc_value *lf = wl_container(s, "initContainers", "logfile");
     wl_json_eq(lf, "env", "[{\"name\":\"SOCKET\",\"value\":\"/var/log/slurm/slurmd.log\"}]");
+    wl_free(&c);
+}
+
+/* build_nodeset_pods copies Pod 0 and sets the per-ordinal fields: the same as building each. */
+static void test_pods_equal_single_builds(void **state)
+{
+    (void)state;
+    wl_cluster c = {0};
+    wl_add(&c, base_yaml);
+    wl_add(&c, ns_yaml);
+    slinky_model_object *ns = nodeset(&c);
+    assert_int_equal(slinky_model_set_int(ns, "spec.ordinalPadding", 2), 0);
+    assert_int_equal(slinky_model_set_int(ns, "spec.replicas", 12), 0);
+    assert_int_equal(slinky_workload_build_nodeset_pods(c.w, ns, &c.in), 0);
+    assert_int_equal(slinky_workload_count(c.w), 12);
+    for (int64_t i = 0; i < 12; i++) {
+        slinky_doc *one = NULL;
+        assert_int_equal(slinky_workload_nodeset_pod(&one, ns, i, &c.in), 0);
+        char *a = NULL, *b = NULL;
+        assert_int_equal(slinky_doc_value_dump_json(&a, NULL, slinky_doc_root(one), 0), 0);
+        assert_int_equal(slinky_doc_value_dump_json(&b, NULL, slinky_doc_root(slinky_workload_at(c.w, (size_t)i)), 0), 0);
+        assert_string_equal(a, b);
+        slinky_free(a);
+        slinky_free(b);
+        slinky_doc_free(one);
+    }
+    assert_string_equal(slinky_workload_name_at(c.w, 11), "gpu-11");
     wl_free(&c);
 }
 
@@ -498,6 +525,7 @@ int main(void)
         cmocka_unit_test(test_conf_values_checked),
         cmocka_unit_test(test_service_and_pdb),
         cmocka_unit_test(test_pods),
+        cmocka_unit_test(test_pods_equal_single_builds),
         cmocka_unit_test(test_pod_naming),
         cmocka_unit_test(test_daemonset_pod),
         cmocka_unit_test(test_ssh),
