@@ -37,7 +37,7 @@ extern char **environ;
 #define REPLICAS 10
 #endif
 #ifndef RUNS
-#define RUNS 5
+#define RUNS 9
 #endif
 
 static double now(void)

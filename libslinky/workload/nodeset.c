@@ -868,12 +868,26 @@ static int ordinal_pod(slinky_doc **out, pod_ctx *x, int64_t ordinal)
     slinky_doc_value *root = doc->root, *meta = slinky_doc_value_get(root, "metadata"),
                      *spec = slinky_doc_value_get(root, "spec"),
                      *labels = slinky_doc_value_get(meta, "labels");
-    char padded[48], *name = NULL, *host = NULL;
-    snprintf(padded, sizeof(padded), "%0*lld", (int)x->padding, (long long)ordinal);
+    /* names are at most 253 bytes (the API server refuses longer ones): stack buffers */
+    char padded[32], name[600], host[600], claim[900];
+    int pl = snprintf(padded, sizeof(padded), "%0*lld", (int)x->padding, (long long)ordinal);
     const char *h = slinky_doc_value_path_string(slinky_doc_root(x->tmpl), "spec.hostname", "");
-    name = slinky__sprintf("%s-%s", x->name, padded);
-    host = *h ? slinky__sprintf("%s%s", h, padded) : slinky__strdup(name ? name : "");
-    rc = name && host ? 0 : SLINKY_ENOMEM;
+    size_t nl = strlen(x->name), hl = strlen(h);
+    rc = nl + 1 + (size_t)pl < sizeof(name) && hl + (size_t)pl < sizeof(host)
+             ? 0
+             : slinky__error_set(SLINKY_EINVALID, "workload: %s: name too long",
+                                 slinky_workload__describe(x->ns));
+    if (!rc) {
+        memcpy(name, x->name, nl);
+        name[nl] = '-';
+        memcpy(name + nl + 1, padded, (size_t)pl + 1);
+        if (hl) {
+            memcpy(host, h, hl);
+            memcpy(host + hl, padded, (size_t)pl + 1);
+        } else {
+            memcpy(host, name, nl + 1 + (size_t)pl + 1);
+        }
+    }
     bool host_net = slinky_doc_value_path_bool(spec, "hostNetwork", false);
     if (rc || (rc = slinky_doc_value_set_string(slinky_doc_value_get(meta, "name"), name)) ||
         (rc = slinky_doc_value_set_string(slinky_doc_value_get(spec, "hostname"), host)) ||
@@ -888,17 +902,12 @@ static int ordinal_pod(slinky_doc **out, pod_ctx *x, int64_t ordinal)
     for (size_t i = 0; i < slinky_doc_value_size(tmpls) && !rc; i++) {
         const char *cn = slinky_doc_value_path_string(slinky_doc_value_at(tmpls, i),
                                                       "metadata.name", "");
-        char *claim = slinky__sprintf("%s-%s-%s", cn, x->name, padded);
-        rc = claim ? slinky_doc_value_set_string(
-                         slinky_doc_value_path(slinky_doc_value_at(vols, i),
-                                               "persistentVolumeClaim.claimName"),
-                         claim)
-                   : SLINKY_ENOMEM;
-        free(claim);
+        snprintf(claim, sizeof(claim), "%s-%s", cn, name);
+        rc = slinky_doc_value_set_string(
+            slinky_doc_value_path(slinky_doc_value_at(vols, i), "persistentVolumeClaim.claimName"),
+            claim);
     }
 done:
-    free(name);
-    free(host);
     return slinky_workload__hand_out(out, doc, rc);
 }
 
