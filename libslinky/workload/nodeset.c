@@ -802,12 +802,13 @@ static int ordinal_pod_slow(slinky_doc **out, const pod_ctx *x, int64_t ordinal)
         goto done;
     }
     labels = slinky_doc_value_get(meta, "labels");
-    bool host_net = slinky_doc_value_path_bool(spec, "hostNetwork", false);
+    /* pod-hostname: upstream's GetSlurmNodeName runs before the scaling-mode
+     * label is set, so it is the hostname (also with hostNetwork) */
     if ((rc = slinky_doc_value_object_set_string(meta, "name", name)) ||
         (rc = slinky_doc_value_object_set_string(spec, "hostname", host)) ||
         (rc = slinky_doc_value_object_set_string(labels, LABEL_POD_INDEX, padded)) ||
         (rc = slinky_doc_value_object_set_string(labels, LABEL_POD_NAME, name)) ||
-        (rc = slinky_doc_value_object_set_string(labels, LABEL_POD_HOSTNAME, host_net ? "" : host)) ||
+        (rc = slinky_doc_value_object_set_string(labels, LABEL_POD_HOSTNAME, host)) ||
         (rc = slinky_doc_value_object_set_string(labels, LABEL_SCALING_MODE, "StatefulSet")) ||
         (rc = slinky_doc_value_object_set_string(labels, LABEL_REVISION, x->hash)) ||
         (rc = update_storage(spec, x, padded)) ||
@@ -888,13 +889,11 @@ static int ordinal_pod(slinky_doc **out, pod_ctx *x, int64_t ordinal)
             memcpy(host, name, nl + 1 + (size_t)pl + 1);
         }
     }
-    bool host_net = slinky_doc_value_path_bool(spec, "hostNetwork", false);
     if (rc || (rc = slinky_doc_value_set_string(slinky_doc_value_get(meta, "name"), name)) ||
         (rc = slinky_doc_value_set_string(slinky_doc_value_get(spec, "hostname"), host)) ||
         (rc = slinky_doc_value_set_string(slinky_doc_value_get(labels, LABEL_POD_INDEX), padded)) ||
         (rc = slinky_doc_value_set_string(slinky_doc_value_get(labels, LABEL_POD_NAME), name)) ||
-        (rc = slinky_doc_value_set_string(slinky_doc_value_get(labels, LABEL_POD_HOSTNAME),
-                                          host_net ? "" : host)))
+        (rc = slinky_doc_value_set_string(slinky_doc_value_get(labels, LABEL_POD_HOSTNAME), host)))
         goto done;
     /* the claim volumes come first (update_storage) */
     const slinky_doc_value *tmpls = slinky_doc_value_path(wl_spec(x->ns), "volumeClaimTemplates");

@@ -363,6 +363,13 @@ static void test_pod_naming(void **state)
     /* the Features name comes from the hostname prefix (GetSlurmNodeSetName) */
     assert_non_null(strstr(wl_str(wl_container(p, "spec.containers", "slurmd"), "args[4]"), "Features=node "));
     slinky_doc_free(pod);
+    /* hostNetwork: the pod-hostname label is still the hostname (utils.go initIdentity order) */
+    assert_int_equal(slinky_model_set_bool(ns, "spec.template.spec.hostNetwork", true), 0);
+    assert_int_equal(slinky_workload_nodeset_pod(&pod, ns, 7, &c.in), 0);
+    assert_string_equal(wl_str(slinky_doc_root(pod), "metadata.labels[\"nodeset.slinky.slurm.net/pod-hostname\"]"),
+                        "node-007");
+    assert_true(wl_bool(slinky_doc_root(pod), "spec.hostNetwork"));
+    slinky_doc_free(pod);
     assert_int_equal(slinky_workload_nodeset_pod(&pod, ns, -1, &c.in), SLINKY_EINVALID);
     wl_free(&c);
 }
