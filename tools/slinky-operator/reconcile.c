@@ -254,6 +254,11 @@ static int problems_report(char *buf, size_t len, const slinky_model_problems *p
     return (int)slinky_model_problems_error_count(p);
 }
 
+/* The Controller's fields that name ConfigMaps feeding slurm.conf. */
+static const char *const cm_ref_fields[] = {"configFileRefs", "prologScriptRefs",
+                                            "epilogScriptRefs", "prologSlurmctldScriptRefs",
+                                            "epilogSlurmctldScriptRefs"};
+
 slinky_kube_result op_reconcile(long *requeue_after_ms, const char *key, void *payload)
 {
     op_state *st = payload;
@@ -306,8 +311,11 @@ slinky_kube_result op_reconcile(long *requeue_after_ms, const char *key, void *p
     /* 2. gather NodeSets and the Accounting, render */
     if ((rc = controller_nodesets(&nodesets, st, ns, name)) < 0)
         goto error;
-    size_t nn = slinky_doc_value_size(slinky_doc_root(nodesets));
-    objs = calloc(nn + 1, sizeof(*objs));
+    size_t nn = slinky_doc_value_size(slinky_doc_root(nodesets)), nrefs = 0;
+    for (size_t f = 0; f < sizeof(cm_ref_fields) / sizeof(*cm_ref_fields); f++)
+        nrefs += slinky_doc_value_size(
+            slinky_doc_value_get(slinky_doc_value_get(ctl, "spec"), cm_ref_fields[f]));
+    objs = calloc(nn + 1 + nrefs, sizeof(*objs));
     if (!objs) {
         snprintf(msg, sizeof(msg), "out of memory");
         goto error_msg;
@@ -335,6 +343,29 @@ slinky_kube_result op_reconcile(long *requeue_after_ms, const char *key, void *p
         goto error;
     if (acct_doc)
         nobjs++;
+    /* the ConfigMaps it references (their file names become Prolog=... lines); not
+     * watched, so a missing one is an error the work queue retries */
+    for (size_t f = 0; f < sizeof(cm_ref_fields) / sizeof(*cm_ref_fields); f++) {
+        const slinky_doc_value *refs =
+            slinky_doc_value_get(slinky_doc_value_get(ctl, "spec"), cm_ref_fields[f]);
+        for (size_t i = 0; i < slinky_doc_value_size(refs); i++) {
+            const char *cm = slinky_doc_value_path_string(slinky_doc_value_at(refs, i), "name", "");
+            slinky_doc *cm_doc = NULL;
+            rc = slinky_kube_get(&cm_doc, st->client, &op_res_configmaps, ns, cm, NULL);
+            if (rc == SLINKY_ENOTFOUND) {
+                snprintf(msg, sizeof(msg), "spec.%s[%zu]: ConfigMap %s/%s not found",
+                         cm_ref_fields[f], i, ns, cm);
+                goto error_msg;
+            }
+            if (rc == 0)
+                rc = slinky_model_object_new_from_value_kind(&objs[nobjs], SLINKY_MODEL_KIND_CONFIGMAP,
+                                                             slinky_doc_root(cm_doc));
+            slinky_doc_free(cm_doc);
+            if (rc < 0)
+                goto error;
+            nobjs++;
+        }
+    }
     /* slurm.conf's input from the typed resources (schema defaults only) */
     if ((rc = slinky_conf_models_new(&cmodels, model, (const slinky_model_object *const *)objs,
                                      nobjs)) < 0)
