@@ -36,31 +36,29 @@ static int check_field(const slinky_model_accounting *a, const char *field, cons
 static int config_secret(slinky_workload *w, char hash[65], const slinky_model_accounting *a,
                          const slinky_workload_input *in, const char *name)
 {
-    const slinky_doc_value *sc = slinky_doc_value_get(wl_spec(a), "storageConfig");
     const slinky_doc_value *ev = slinky_doc_value_get(wl_spec(a), "extraConf");
-    slinky_conf_accounting ca = {0};
-    char *pass = NULL, *conf = NULL;
-    size_t plen = 0;
+    const slinky_model_object *objs[2] = {a, NULL};
+    slinky_conf_models *models = NULL;
+    slinky_conf_accounting ca;
+    char *conf = NULL;
     slinky_doc *doc = NULL;
     slinky_doc_value *root, *meta, *sd = NULL;
-    int rc = slinky_workload__secret_value(
-        &pass, &plen, in, a, "spec.storageConfig.passwordKeyRef",
-        slinky_doc_value_path_string(sc, "passwordKeyRef.name", ""),
-        slinky_doc_value_path_string(sc, "passwordKeyRef.key", ""));
+    /* the password's Secret must be there (upstream's GetSecretKeyRef fails the build) */
+    int rc = slinky_workload__ref(&objs[1], in, a, "spec.storageConfig.passwordKeyRef.name",
+                                  SLINKY_MODEL_KIND_SECRET,
+                                  slinky_doc_value_path_string(wl_spec(a),
+                                                               "storageConfig.passwordKeyRef.name", ""));
     if (rc)
         return rc;
-    ca.name = slinky_model_object_get_name(a);
-    ca.storage_host = slinky_doc_value_path_string(sc, "host", "");
-    ca.storage_port = (int)slinky_doc_value_path_int(sc, "port", 0);
-    ca.storage_user = slinky_doc_value_path_string(sc, "username", "");
-    ca.storage_loc = slinky_doc_value_path_string(sc, "database", "");
-    ca.storage_pass = pass;
-    ca.extra_conf = slinky_doc_value_get_string(ev);
-    ca.jwks = slinky_doc_value_path_string(wl_spec(a), "jwksKeyRef.name", NULL) != NULL;
+    if ((rc = slinky_conf_models_new(&models, NULL, objs, 2)) ||
+        (rc = slinky_conf_models_accounting(&ca, models))) {
+        slinky__error_prefix("workload: ");
+        goto done;
+    }
     if ((rc = check_field(a, "spec.storageConfig.host", ca.storage_host)) ||
         (rc = check_field(a, "spec.storageConfig.username", ca.storage_user)) ||
         (rc = check_field(a, "spec.storageConfig.database", ca.storage_loc)) ||
-        (rc = slinky_workload__check_line_value(a, "spec.storageConfig.passwordKeyRef", pass, plen)))
+        (rc = check_field(a, "spec.storageConfig.passwordKeyRef", ca.storage_pass)))
         goto done;
     if (ca.extra_conf && memchr(ca.extra_conf, '\0', slinky_doc_value_get_string_len(ev))) {
         rc = slinky__error_set(SLINKY_EINVALID, "workload: %s: spec.extraConf: a NUL byte",
@@ -82,10 +80,10 @@ static int config_secret(slinky_workload *w, char hash[65], const slinky_model_a
     slinky_workload__meta_prune(meta);
 done:
     rc = slinky_workload__push_done(w, doc, rc);
+    if (conf)
+        memset(conf, 0, strlen(conf)); /* it holds the password */
     slinky_free(conf);
-    if (pass)
-        memset(pass, 0, plen);
-    free(pass);
+    slinky_conf_models_free(models);
     return rc;
 }
 

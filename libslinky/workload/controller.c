@@ -19,183 +19,6 @@
 static const char *const ref_lists[] = {"configFileRefs", "prologScriptRefs", "epilogScriptRefs",
                                         "prologSlurmctldScriptRefs", "epilogSlurmctldScriptRefs"};
 
-/* ------------------------------------------------------------ conf input */
-
-typedef struct conf_input {
-    slinky_conf_cluster cluster;
-    slinky_conf_nodeset *nodesets;
-    const char **scripts[4]; /* prolog, epilog, prolog_slurmctld, epilog_slurmctld */
-    size_t script_count[4];
-    char *cluster_name;
-} conf_input;
-
-static void conf_input_dispose(conf_input *ci)
-{
-    free(ci->nodesets);
-    for (size_t i = 0; i < 4; i++)
-        free(ci->scripts[i]);
-    slinky_free(ci->cluster_name);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* The sorted data keys of each referenced ConfigMap, in ref order (upstream). */
-static int script_names(const char ***out, size_t *count, const slinky_workload_input *in,
-                        const slinky_model_controller *c, const char *list)
-{
-    const slinky_doc_value *refs = slinky_doc_value_get(wl_spec(c), list);
-    size_t total = 0;
-    for (size_t i = 0; i < slinky_doc_value_size(refs); i++) {
-        const slinky_model_object *cm = NULL;
-        char field[96];
-        snprintf(field, sizeof(field), "spec.%s[%zu].name", list, i);
-        int rc = slinky_workload__ref(&cm, in, c, field, SLINKY_MODEL_KIND_CONFIGMAP,
-                                      slinky_doc_value_path_string(slinky_doc_value_at(refs, i),
-                                                                   "name", ""));
-        if (rc)
-            return rc;
-        const slinky_doc_value *data =
-            slinky_doc_value_get(slinky_model_object_get_value(cm), "data");
-        size_t n = slinky_doc_value_type(data) == SLINKY_DOC_OBJECT ? slinky_doc_value_size(data) : 0;
-        const char **grown = slinky__realloc(*out, (total + n + 1) * sizeof(*grown));
-        if (!grown)
-            return SLINKY_ENOMEM;
-        *out = grown;
-        for (size_t k = 0; k < n; k++) {
-            const char *key = slinky_doc_value_key_at(data, k);
-            if ((rc = slinky_workload__check_line_value(c, field, key, strlen(key))))
-                return rc;
-            grown[total + k] = key;
-        }
-        qsort(grown + total, n, sizeof(*grown), cmp_str);
-        total += n;
-    }
-    *count = total;
-    return 0;
-}
-
-static bool has_cgroup_conf(const slinky_workload_input *in, const slinky_model_controller *c)
-{
-    const slinky_doc_value *refs = slinky_doc_value_get(wl_spec(c), "configFileRefs");
-    for (size_t i = 0; i < slinky_doc_value_size(refs); i++) {
-        const slinky_model_object *cm = NULL;
-        const char *n = slinky_doc_value_path_string(slinky_doc_value_at(refs, i), "name", "");
-        if (!slinky_workload_input_find(&cm, in, SLINKY_MODEL_KIND_CONFIGMAP,
-                                        slinky_model_object_get_namespace(c), n) &&
-            slinky_doc_value_path(slinky_model_object_get_value(cm), "data[\"cgroup.conf\"]"))
-            return true;
-    }
-    return false;
-}
-
-static bool nodeset_of(const slinky_model_object *o, const slinky_model_controller *c)
-{
-    const char *a = slinky_model_object_get_namespace(o), *b = slinky_model_object_get_namespace(c);
-    return slinky_model_object_get_kind(o) == SLINKY_MODEL_KIND_NODESET &&
-           !strcmp(a ? a : "", b ? b : "") &&
-           !strcmp(slinky_doc_value_path_string(wl_spec(o), "controllerRef.name", ""),
-                   slinky_model_object_get_name(c));
-}
-
-static int check_nodeset(const slinky_model_nodeset *ns)
-{
-    static const char *const fields[] = {"template.spec.hostname", "partition.config",
-                                         "extraConf"};
-    for (size_t i = 0; i < SLINKY__ARRAY_SIZE(fields); i++) {
-        const slinky_doc_value *v = slinky_doc_value_path(wl_spec(ns), fields[i]);
-        char path[64];
-        snprintf(path, sizeof(path), "spec.%s", fields[i]);
-        int rc = slinky_workload__check_line_value(ns, path, slinky_doc_value_get_string(v),
-                                                   slinky_doc_value_get_string_len(v));
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
-
-static int conf_input_fill(conf_input *ci, const slinky_workload_input *in,
-                           const slinky_model_controller *c)
-{
-    const slinky_doc_value *s = wl_spec(c);
-    slinky_conf_cluster d = SLINKY_CONF_CLUSTER_INIT;
-    int rc;
-    memset(ci, 0, sizeof(*ci));
-    if ((rc = slinky_model_controller_cluster_name(&ci->cluster_name, c)))
-        return rc;
-    if ((rc = slinky_workload__check_line_value(c, "spec.clusterName", ci->cluster_name,
-                                                strlen(ci->cluster_name))))
-        return rc;
-    const slinky_doc_value *ev = slinky_doc_value_get(s, "extraConf");
-    if (memchr(slinky_doc_value_get_string(ev) ? slinky_doc_value_get_string(ev) : "", '\0',
-               slinky_doc_value_get_string_len(ev)))
-        return slinky__error_set(SLINKY_EINVALID, "workload: %s: spec.extraConf: a NUL byte",
-                                 slinky_workload__describe(c));
-    d.name = slinky_model_object_get_name(c);
-    d.namespace_ = slinky_model_object_get_namespace(c) ? slinky_model_object_get_namespace(c) : "";
-    d.cluster_name = ci->cluster_name;
-    d.external = slinky_doc_value_path_bool(s, "external", false);
-    d.external_host = slinky_doc_value_path_string(s, "externalConfig.host", NULL);
-    d.external_port = (int)slinky_doc_value_path_int(s, "externalConfig.port", 6817);
-    if (d.external_host && (rc = slinky_workload__check_line_value(
-                                c, "spec.externalConfig.host", d.external_host,
-                                strlen(d.external_host))))
-        return rc;
-    d.ha_enabled = slinky_doc_value_path_bool(s, "ha.enabled", false);
-    d.ha_backups = (int)slinky_doc_value_path_int(s, "ha.backups", -1);
-    d.metrics_enabled = slinky_doc_value_path_bool(s, "metrics.enabled", false);
-    d.jwks = slinky_doc_value_path_string(s, "jwksKeyRef.name", NULL) != NULL;
-    d.extra_conf = slinky_doc_value_get_string(ev);
-    const char *aref = slinky_doc_value_path_string(s, "accountingRef.name", "");
-    const slinky_model_object *acct = NULL;
-    if (*aref && !slinky_workload_input_find(&acct, in, SLINKY_MODEL_KIND_ACCOUNTING, d.namespace_,
-                                             aref))
-        d.accounting_name = slinky_model_object_get_name(acct);
-    d.has_cgroup_conf = has_cgroup_conf(in, c);
-    size_t n = 0;
-    for (size_t i = 0; i < in->object_count; i++)
-        n += nodeset_of(in->objects[i], c);
-    if (!(ci->nodesets = slinky__calloc(n ? n : 1, sizeof(*ci->nodesets))))
-        return SLINKY_ENOMEM;
-    n = 0;
-    for (size_t i = 0; i < in->object_count; i++) {
-        const slinky_model_object *o = in->objects[i];
-        if (!nodeset_of(o, c))
-            continue;
-        if ((rc = check_nodeset(o)))
-            return rc;
-        slinky_conf_nodeset *ns = &ci->nodesets[n++];
-        ns->name = slinky_model_object_get_name(o);
-        ns->hostname = slinky_doc_value_path_string(wl_spec(o), "template.spec.hostname", NULL);
-        ns->partition_enabled = slinky_doc_value_path_bool(wl_spec(o), "partition.enabled", false);
-        ns->partition_config = slinky_doc_value_path_string(wl_spec(o), "partition.config", NULL);
-    }
-    d.nodesets = ci->nodesets;
-    d.nodeset_count = n;
-    for (size_t i = 0; i < 4; i++)
-        if ((rc = script_names(&ci->scripts[i], &ci->script_count[i], in, c, ref_lists[i + 1])))
-            return rc;
-    /* configFileRefs must exist too (upstream fails the build otherwise) */
-    const char **cf = NULL;
-    size_t cfn = 0;
-    rc = script_names(&cf, &cfn, in, c, ref_lists[0]);
-    free(cf);
-    if (rc)
-        return rc;
-    d.prolog = ci->scripts[0];
-    d.prolog_count = ci->script_count[0];
-    d.epilog = ci->scripts[1];
-    d.epilog_count = ci->script_count[1];
-    d.prolog_slurmctld = ci->scripts[2];
-    d.prolog_slurmctld_count = ci->script_count[2];
-    d.epilog_slurmctld = ci->scripts[3];
-    d.epilog_slurmctld_count = ci->script_count[3];
-    ci->cluster = d;
-    return 0;
-}
-
 /* ------------------------------------------------------------ objects */
 
 /* metadata.labels = controller labels + extra + WithControllerLabels; annotations likewise. */
@@ -228,19 +51,31 @@ static int selector_doc(slinky_doc **out, const slinky_model_object *o, const ch
 static int config_map(slinky_workload *w, char hash[65], const slinky_model_controller *c,
                       const slinky_workload_input *in)
 {
-    conf_input ci;
+    slinky_conf_models *models = NULL;
     slinky_doc *doc = NULL;
     slinky_doc_value *root, *meta, *data = NULL;
     char *slurm = NULL, *cgroup = NULL, *name = NULL;
     bool external = slinky_doc_value_path_bool(wl_spec(c), "external", false);
-    int rc = conf_input_fill(&ci, in, c);
-    if (rc)
+    const slinky_doc_value *ev = slinky_doc_value_get(wl_spec(c), "extraConf");
+    int rc = 0;
+    /* extraConf is appended as lines (upstream): only a NUL cannot be written */
+    if (memchr(slinky_doc_value_get_string(ev) ? slinky_doc_value_get_string(ev) : "", '\0',
+               slinky_doc_value_get_string_len(ev))) {
+        rc = slinky__error_set(SLINKY_EINVALID, "workload: %s: spec.extraConf: a NUL byte",
+                               slinky_workload__describe(c));
         goto done;
-    if ((rc = slinky_conf_render_slurm(&slurm, &ci.cluster, NULL))) {
+    }
+    /* the conf module gathers NodeSets, Accounting and ConfigMaps as upstream and checks the values */
+    if ((rc = slinky_conf_models_new(&models, c, in->objects, in->object_count))) {
+        slinky__error_prefix("workload: ");
+        goto done;
+    }
+    const slinky_conf_cluster *cl = slinky_conf_models_cluster(models);
+    if ((rc = slinky_conf_render_slurm(&slurm, cl, NULL))) {
         slinky__error_prefix("workload: %s: ", slinky_workload__describe(c));
         goto done;
     }
-    if (!external && !ci.cluster.has_cgroup_conf && (rc = slinky_conf_render_cgroup(&cgroup, NULL)))
+    if (!external && !cl->has_cgroup_conf && (rc = slinky_conf_render_cgroup(&cgroup, NULL)))
         goto done;
     if (!(name = slinky__sprintf("%s-config", slinky_model_object_get_name(c)))) {
         rc = SLINKY_ENOMEM;
@@ -275,7 +110,7 @@ done:
     slinky_free(slurm);
     slinky_free(cgroup);
     free(name);
-    conf_input_dispose(&ci);
+    slinky_conf_models_free(models);
     return rc;
 }
 

@@ -398,7 +398,7 @@ static void test_bad_input(void **state)
     /* a referenced ConfigMap that is not there */
     assert_int_equal(slinky_model_set_string(ctl, "spec.prologScriptRefs[0].name", "missing"), 0);
     assert_int_equal(slinky_workload_build_controller(c.w, ctl, &c.in), SLINKY_ENOTFOUND);
-    assert_non_null(strstr(slinky_error_last()->message, "spec.prologScriptRefs[0].name"));
+    assert_non_null(strstr(slinky_error_last()->message, "Controller slinky/slurm: spec.prologScriptRefs[0]: no ConfigMap \"missing\""));
     assert_int_equal(slinky_workload_count(c.w), 0);
     /* no uid: no owner reference can be made */
     assert_int_equal(slinky_model_set_string(ctl, "spec.prologScriptRefs[0].name", "prologs"), 0);
