@@ -134,7 +134,7 @@ SLINKY_HIDDEN const char *slinky_workload__describe(const slinky_model_object *o
 
 /* --- hashes ------------------------------------------------------------ */
 
-/** Lowercase hex SHA-256 of bytes into out[65]. */
+/** Lowercase hex SHA-256 of bytes into out[65] (GnuTLS). */
 SLINKY_HIDDEN void slinky_workload__sha256_hex(char out[65], const void *data, size_t len);
 /**
  * Upstream's crypto.CheckSumFromMap: SHA-256 of the values concatenated in
