@@ -442,8 +442,7 @@ static int resource_limits(int64_t *cpus, int64_t *mem, const slinky_model_nodes
 }
 
 static int slurmd_container(slinky_doc_value *containers, const slinky_model_nodeset *ns,
-                            const slinky_model_controller *c, const slinky_workload_input *in,
-                            bool ssh)
+                            const slinky_model_controller *c, bool ssh)
 {
     const slinky_doc_value *cs = wl_spec(c);
     char *server = NULL, *conf = NULL, *ann = NULL;
@@ -464,7 +463,6 @@ static int slurmd_container(slinky_doc_value *containers, const slinky_model_nod
                                      ? slinky_model_object_get_namespace(c)
                                      : "",
                                  SLINKY_WL_SLURMCTLD_PORT);
-    (void)in;
     ann = slinky__sprintf("metadata.annotations['%s']", ANN_TOPOLOGY);
     if (!server || !ann) {
         rc = SLINKY_ENOMEM;
@@ -628,7 +626,7 @@ static int pod_template(slinky_doc_value *tmpl, const slinky_model_nodeset *ns,
         (rc = slinky_doc_value_object_set_bool(spec, "automountServiceAccountToken", false)) ||
         (rc = slinky_doc_value_object_set_bool(spec, "enableServiceLinks", false)) ||
         (rc = slinky_workload__arr(&containers, spec, "containers")) ||
-        (rc = slurmd_container(containers, ns, c, in, ssh)) ||
+        (rc = slurmd_container(containers, ns, c, ssh)) ||
         (rc = slinky_doc_value_object_set_string(spec, "subdomain", sub)) ||
         (rc = slinky_workload__obj(&dns, spec, "dnsConfig")) ||
         (rc = slinky_workload__arr(&search, dns, "searches")) ||
@@ -756,7 +754,7 @@ static int pod_from_template(slinky_doc **out, slinky_doc_value **meta_out,
                              slinky_doc_value **spec_out, const pod_ctx *x)
 {
     slinky_doc *doc = NULL;
-    slinky_doc_value *root, *meta, *spec = NULL, *refs;
+    slinky_doc_value *root, *meta, *spec = NULL;
     const slinky_doc_value *tm = slinky_doc_value_get(slinky_doc_root(x->tmpl), "metadata");
     char *gen = slinky__sprintf("%s-", x->name);
     int rc = gen ? 0 : SLINKY_ENOMEM;
@@ -772,7 +770,6 @@ static int pod_from_template(slinky_doc **out, slinky_doc_value **meta_out,
             !(rc = slinky_doc_value_object_put(&spec, root, "spec")))
             rc = slinky_doc_value_set_copy(spec, slinky_doc_value_get(slinky_doc_root(x->tmpl), "spec"));
     }
-    (void)refs;
     free(gen);
     if (rc) {
         slinky_doc_free(doc);
