@@ -898,7 +898,11 @@ static int ordinal_pod(slinky_doc **out, pod_ctx *x, int64_t ordinal)
     for (size_t i = 0; i < slinky_doc_value_size(tmpls) && !rc; i++) {
         const char *cn = slinky_doc_value_path_string(slinky_doc_value_at(tmpls, i),
                                                       "metadata.name", "");
-        snprintf(claim, sizeof(claim), "%s-%s", cn, name);
+        if ((size_t)snprintf(claim, sizeof(claim), "%s-%s", cn, name) >= sizeof(claim)) {
+            rc = slinky__error_set(SLINKY_EINVALID, "workload: %s: spec.volumeClaimTemplates[%zu]: "
+                                   "claim name too long", slinky_workload__describe(x->ns), i);
+            break;
+        }
         rc = slinky_doc_value_set_string(
             slinky_doc_value_path(slinky_doc_value_at(vols, i), "persistentVolumeClaim.claimName"),
             claim);
