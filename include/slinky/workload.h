@@ -190,8 +190,9 @@ SLINKY_API slinky_status slinky_workload_nodeset_pod_for_node(slinky_doc **out,
 
 /**
  * The stable hash of a NodeSet's pod template (the controller-revision-hash
- * label of its Pods): FNV-1a 64 of the built template walked with sorted
- * keys, as 16 lowercase hex digits; changes exactly when the template changes
+ * label of its Pods): FNV-1a 64 (8-byte words) of the built template walked
+ * with sorted keys, as 16 lowercase hex digits; changes exactly when the
+ * template changes
  * (not with replicas, ordinals or metadata outside the template).
  * *out released with slinky_free().
  */

@@ -578,10 +578,18 @@ int slinky_workload__checksum_map(char out[65], const slinky_doc_value *data, bo
     return rc;
 }
 
+/* FNV-1a 64 over 8-byte words (then the tail bytes): 8 times fewer multiplies than bytewise. */
 static uint64_t fnv(uint64_t h, const void *data, size_t len)
 {
     const unsigned char *p = data;
-    for (size_t i = 0; i < len; i++) {
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h ^= w;
+        h *= 1099511628211ull;
+    }
+    for (; i < len; i++) {
         h ^= p[i];
         h *= 1099511628211ull;
     }

@@ -144,8 +144,9 @@ SLINKY_HIDDEN void slinky_workload__sha256_hex(char out[65], const void *data, s
 SLINKY_HIDDEN int slinky_workload__checksum_map(char out[65], const slinky_doc_value *data,
                                                 bool base64);
 /**
- * FNV-1a 64 of a value walked in canonical order (object keys sorted; type,
- * lengths and bytes of every value) as 16 hex digits into out[17]: the
+ * FNV-1a 64 (over 8-byte words) of a value walked in canonical order
+ * (object keys sorted; type, lengths and bytes of every value) as 16 hex
+ * digits into out[17]: the
  * revision hash of a pod template (upstream hashes its revisions with FNV
  * too; no JSON is made, so it is cheap on 1,000 templates).
  */
