@@ -50,10 +50,32 @@ static slinky_workload_loginset_options opts_2048(void)
     return o;
 }
 
+/* The first build's host-key Secret, handed to later builds as the live one (key generation
+ * is what costs under valgrind; test_objects_and_order makes the keys, the rest reuse them). */
+static slinky_model_object *cached_keys;
+
 static void build(wl_cluster *c, const slinky_workload_loginset_options *o)
 {
+    bool have = false;
+    for (size_t i = 0; i < c->n; i++)
+        have |= !strcmp(slinky_model_object_get_name(c->objs[i]), "login-ssh-host-keys");
+    if (cached_keys && !have) {
+        assert_true(c->n < WL_MAX);
+        assert_int_equal(slinky_model_object_copy(&c->objs[c->n++], cached_keys), 0);
+        c->in.object_count = c->n;
+    }
     if (slinky_workload_build_loginset(c->w, wl_obj(c, SLINKY_MODEL_KIND_LOGINSET, "login"), &c->in, o))
         fail_msg("build: %s", slinky_error_last()->message);
+    slinky_doc *d = NULL;
+    if (!cached_keys && !slinky_workload_find(&d, c->w, "Secret", "login-ssh-host-keys"))
+        assert_int_equal(slinky_model_object_new_from_value(&cached_keys, slinky_doc_root(d)), 0);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    slinky_model_object_free(cached_keys);
+    return 0;
 }
 
 static void check_login_meta(const slinky_doc_value *v)
@@ -224,6 +246,42 @@ static void test_service(void **state)
     wl_free(&c);
 }
 
+/* login_service_test.go "with nodeport" and "with external IPs" (the Service spec exactly);
+ * login_app_test.go: a port named "login" in the container moves sshd (and seamless's Port) */
+static void test_service_cases_and_port(void **state)
+{
+    (void)state;
+    wl_cluster c = {0};
+    wl_add(&c, "apiVersion: slinky.slurm.net/v1beta1\nkind: Controller\n"
+               "metadata: {name: slurm, namespace: ns, uid: c}\nspec: {}\n"
+               "---\n"
+               "apiVersion: slinky.slurm.net/v1beta1\nkind: LoginSet\n"
+               "metadata: {name: slurm, namespace: ns, uid: l}\n"
+               "spec: {controllerRef: {name: slurm}, sssdConfRef: {name: s, key: k},\n"
+               "  service: {nodePort: 32222}}\n"
+               "---\n"
+               "apiVersion: slinky.slurm.net/v1beta1\nkind: LoginSet\n"
+               "metadata: {name: ext, namespace: ns, uid: e}\n"
+               "spec: {controllerRef: {name: slurm}, sssdConfRef: {name: s, key: k},\n"
+               "  service: {spec: {externalIPs: [169.254.169.254]}},\n"
+               "  login: {ports: [{name: login, containerPort: 2222}]}}\n");
+    slinky_workload_loginset_options o = opts_2048();
+    o.seamless_ssh = true;
+    assert_int_equal(slinky_workload_build_loginset(c.w, wl_obj(&c, SLINKY_MODEL_KIND_LOGINSET, "slurm"), &c.in, &o), 0);
+    wl_json_eq(wl_built(&c, "Service", "slurm"), "spec",
+               "{\"ports\":[{\"name\":\"login\",\"protocol\":\"TCP\",\"port\":22,\"targetPort\":\"login\","
+               "\"nodePort\":32222}],\"selector\":{\"app.kubernetes.io/instance\":\"slurm\","
+               "\"app.kubernetes.io/name\":\"login\"}}");
+    assert_int_equal(slinky_workload_build_loginset(c.w, wl_obj(&c, SLINKY_MODEL_KIND_LOGINSET, "ext"), &c.in, &o), 0);
+    wl_json_eq(wl_built(&c, "Service", "ext"), "spec",
+               "{\"ports\":[{\"name\":\"login\",\"protocol\":\"TCP\",\"port\":22,\"targetPort\":\"login\"}],"
+               "\"selector\":{\"app.kubernetes.io/instance\":\"ext\",\"app.kubernetes.io/name\":\"login\"}}");
+    const slinky_doc_value *lc = wl_container(wl_built(&c, "Deployment", "ext"), "spec.template.spec.containers", "login");
+    wl_json_eq(lc, "ports", "[{\"name\":\"login\",\"containerPort\":2222,\"protocol\":\"TCP\"}]");
+    assert_non_null(strstr(wl_str(wl_built(&c, "ConfigMap", "ext-ssh-config"), "data.sshd_config"), "\nPort 2222\n"));
+    wl_free(&c);
+}
+
 /* login_app.go BuildLogin / loginPodTemplate / loginVolumes / loginContainer */
 static void test_deployment(void **state)
 {
@@ -333,7 +391,13 @@ static void test_hashes(void **state)
     assert_string_equal(wl_str(t, "[\"slinky.slurm.net/ssh-host-keys-hash\"]"), want);
     /* no sssd Secret in the input yet: the hash of nothing, as upstream (CheckSum(nil)) */
     slinky_workload_clear(c.w);
-    c.in.object_count--; /* the sssd Secret is the last object */
+    for (size_t i = 0; i < c.n; i++) /* drop the sssd Secret from the input */
+        if (!strcmp(slinky_model_object_get_name(c.objs[i]), "sssd")) {
+            slinky_model_object_free(c.objs[i]);
+            c.objs[i] = c.objs[--c.n];
+            c.in.object_count = c.n;
+            break;
+        }
     build(&c, &o);
     sha256_hex(want, "", 0);
     assert_string_equal(wl_str(slinky_doc_value_path(wl_built(&c, "Deployment", "login"),
@@ -392,8 +456,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_objects_and_order), cmocka_unit_test(test_host_keys_secret),
         cmocka_unit_test(test_ssh_config),        cmocka_unit_test(test_seamless_ssh),
-        cmocka_unit_test(test_service),           cmocka_unit_test(test_deployment),
+        cmocka_unit_test(test_service),           cmocka_unit_test(test_service_cases_and_port),
+        cmocka_unit_test(test_deployment),
         cmocka_unit_test(test_hashes),            cmocka_unit_test(test_bad_input),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, NULL, teardown);
 }
