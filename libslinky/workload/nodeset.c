@@ -842,9 +842,10 @@ static size_t doc_bytes(const slinky_doc_value *v)
 /*
  * The Pod for an ordinal, fast: a copy of Pod 0 (one arena chunk of the
  * right size) with the per-ordinal fields set in place; the same document
- * ordinal_pod_slow makes (test_nodeset checks).
+ * ordinal_pod_slow makes (test_nodeset checks). `last`: hand out Pod 0
+ * itself (edited) instead of a copy; no later ordinal may follow.
  */
-static int ordinal_pod(slinky_doc **out, pod_ctx *x, int64_t ordinal)
+static int ordinal_pod(slinky_doc **out, pod_ctx *x, int64_t ordinal, bool last)
 {
     int rc;
     if (!x->proto) {
@@ -853,17 +854,22 @@ static int ordinal_pod(slinky_doc **out, pod_ctx *x, int64_t ordinal)
         x->proto_bytes = doc_bytes(slinky_doc_root(x->proto)) + 256;
     }
     slinky_doc *doc = NULL;
-    if ((rc = slinky_doc__create(&doc, x->proto_bytes)))
-        return rc;
-    slinky_doc_value *c = slinky_doc__copy(doc, slinky_doc_root(x->proto));
-    if (!c) {
-        slinky_doc_free(doc);
-        return SLINKY_ENOMEM;
+    if (last) { /* the last Pod is Pod 0 itself, edited: one copy fewer */
+        doc = x->proto;
+        x->proto = NULL;
+    } else {
+        if ((rc = slinky_doc__create(&doc, x->proto_bytes)))
+            return rc;
+        slinky_doc_value *c = slinky_doc__copy(doc, slinky_doc_root(x->proto));
+        if (!c) {
+            slinky_doc_free(doc);
+            return SLINKY_ENOMEM;
+        }
+        *doc->root = *c;
     }
-    *doc->root = *c;
     if (ordinal == 0)
         return slinky_workload__hand_out(out, doc, 0);
-    slinky_doc_value *root = doc->root, *meta = slinky_doc_value_get(root, "metadata"),
+    slinky_doc_value *root = slinky_doc_root(doc), *meta = slinky_doc_value_get(root, "metadata"),
                      *spec = slinky_doc_value_get(root, "spec"),
                      *labels = slinky_doc_value_get(meta, "labels");
     /* names are at most 253 bytes (the API server refuses longer ones): stack buffers */
@@ -956,7 +962,7 @@ SLINKY_API slinky_status slinky_workload_build_nodeset_pods(slinky_workload *int
     slinky_workload tmp = {0};
     for (int64_t i = 0; i < replicas && !rc; i++) {
         slinky_doc *pod = NULL;
-        if (!(rc = ordinal_pod(&pod, &x, i)))
+        if (!(rc = ordinal_pod(&pod, &x, i, i == replicas - 1)))
             rc = slinky_workload__push(&tmp, pod);
     }
     rc = slinky_workload__commit(into, &tmp, rc);
