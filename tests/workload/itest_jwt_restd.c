@@ -2,7 +2,7 @@
  * workload/jwt_restd (integration): the JWT in a Token's Secret, built by
  * the library from a Token and the Secret with the cluster's signing key:
  *   - verifies with a second implementation (python3's hmac, hashlib and
- *     base64 from the standard library), claims included;
+ *     base64 from the standard library), claims included (needs no Slurm);
  *   - is accepted by the real slurmrestd 24.11 (Debian 13 chroot,
  *     tests/harness/slurm24.sh up restd, whose AuthAltParameters jwt_key is
  *     the key used here) on GET /slurm/v0.0.40/ping with X-SLURM-USER-TOKEN;
@@ -52,16 +52,18 @@ static int setup(void **state)
     (void)state;
     snprintf(H, sizeof(H), "%s/tests/harness", getenv("SLINKY_SOURCE_DIR"));
     snprintf(WORK, sizeof(WORK), "/tmp/itest-jwt.XXXXXX");
-    if (!mkdtemp(WORK))
-        return -1;
+    return mkdtemp(WORK) ? 0 : -1;
+}
+
+/* slurm24.sh up restd: the cluster whose jwt_hs256.key signs our tokens. */
+static void cluster_up(void)
+{
     char *env = capture("%s/slurm24.sh up restd 2>%s/up.log", H, WORK);
     char *dir = env_value(env, "SLURM24_DIR"), *restd = env_value(env, "SLURM24_RESTD");
     free(env);
     if (!dir || !restd) {
         sh("tail -20 %s/up.log >&2", WORK);
-        free(dir);
-        free(restd);
-        return -1;
+        fail_msg("slurm24.sh up restd failed");
     }
     up = 1;
     setenv("SLURM24_DIR", dir, 1);
@@ -69,7 +71,6 @@ static int setup(void **state)
     snprintf(RESTD, sizeof(RESTD), "%s", restd);
     free(dir);
     free(restd);
-    return 0;
 }
 
 static int teardown(void **state)
@@ -131,6 +132,9 @@ static char *cluster_key_b64(void)
 static void test_python_verifies(void **state)
 {
     (void)state;
+    /* a key of its own (the second implementation needs no Slurm) */
+    snprintf(KEYFILE, sizeof(KEYFILE), "%s/own.key", WORK);
+    assert_int_equal(sh("head -c 48 /dev/urandom > %s", KEYFILE), 0);
     char *key = cluster_key_b64();
     int64_t now = time(NULL);
     char *jwt = token_jwt(key, now, "10m");
@@ -185,6 +189,7 @@ static bool pinged_up(const char *out)
 static void test_slurmrestd_accepts(void **state)
 {
     (void)state;
+    cluster_up();
     char *key = cluster_key_b64();
     int64_t now = time(NULL);
     char *jwt = token_jwt(key, now, "15m");
