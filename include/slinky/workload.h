@@ -150,7 +150,9 @@ SLINKY_API slinky_status slinky_workload_build_controller(slinky_workload *into,
  * The objects a NodeSet shares with its cluster (internal/builder/workerbuilder):
  * the headless Service `slurm-workers-<controller>` and the PodDisruptionBudget
  * `slurm-workers-pdb-<controller>` (neither has a controller ownerReference,
- * as upstream). Pods: see slinky_workload_build_nodeset_pods.
+ * as upstream), then, with spec.ssh.enabled, the ConfigMap
+ * `<nodeset>-ssh-config` (sshd_config for pam_slurm_adopt). Pods: see
+ * slinky_workload_build_nodeset_pods.
  */
 SLINKY_API slinky_status slinky_workload_build_nodeset(slinky_workload *into,
                                                        const slinky_model_nodeset *ns,

@@ -368,6 +368,46 @@ static int workers_pdb(slinky_workload *w, const slinky_model_nodeset *ns)
     return slinky_workload__push(w, doc);
 }
 
+/* buildWorkerSshdConfig (worker_config.go): sshd for pam_slurm_adopt plus spec.ssh.extraSshdConfig. */
+static char *worker_sshd_config(const slinky_model_nodeset *ns)
+{
+    return slinky__sprintf("#\n### GENERAL ###\n"
+                           "Include /etc/ssh/sshd_config.d/*.conf\n"
+                           "UsePAM yes\n"
+                           "Subsystem sftp internal-sftp\n"
+                           "AuthenticationMethods publickey password\n"
+                           "#\n### EXTRA CONFIG ###\n%s\n",
+                           slinky_doc_value_path_string(wl_spec(ns), "ssh.extraSshdConfig", ""));
+}
+
+/* BuildWorkerSshConfig: the ConfigMap <nodeset>-ssh-config (only with spec.ssh.enabled). */
+static int worker_ssh_config(slinky_workload *w, const slinky_model_nodeset *ns)
+{
+    slinky_doc *doc = NULL;
+    slinky_doc_value *root, *meta, *labels = NULL, *data = NULL;
+    char *name = slinky__sprintf("%s-ssh-config", slinky_model_object_get_name(ns));
+    char *conf = worker_sshd_config(ns);
+    int rc = name && conf ? 0 : SLINKY_ENOMEM;
+    if (rc || (rc = slinky_workload__object_new(&doc, &root, &meta, "v1", "ConfigMap",
+                                                slinky_model_object_get_namespace(ns), name)) ||
+        (rc = slinky_workload__map_copy(meta, "annotations", wl_meta(ns, "annotations"))) ||
+        (rc = slinky_workload__map_copy(meta, "labels", wl_meta(ns, "labels"))) ||
+        (rc = slinky_workload__obj(&labels, meta, "labels")) ||
+        (rc = slinky_workload__labels(labels, SLINKY_WL_APP_WORKER, slinky_model_object_get_name(ns),
+                                      SLINKY_WL_COMP_WORKER)) ||
+        (rc = slinky_doc_value_object_set_string(labels, SLINKY_WL_LABEL_CLUSTER, controller_ref(ns))) ||
+        (rc = slinky_workload__set_controller_ref(meta, ns)) ||
+        (rc = slinky_workload__obj(&data, root, "data")) ||
+        (rc = slinky_doc_value_object_set_string(data, "sshd_config", conf)))
+        goto done;
+    slinky_workload__meta_prune(meta);
+    rc = slinky_doc_value_object_set_bool(root, "immutable", false);
+done:
+    free(name);
+    free(conf);
+    return slinky_workload__push_done(w, doc, rc);
+}
+
 SLINKY_API slinky_status slinky_workload_build_nodeset(slinky_workload *into,
                                                        const slinky_model_nodeset *ns,
                                                        const slinky_workload_input *in)
@@ -379,8 +419,9 @@ SLINKY_API slinky_status slinky_workload_build_nodeset(slinky_workload *into,
     if ((rc = find_controller(&c, in, ns)))
         return rc;
     slinky_workload tmp = {0};
-    if (!(rc = workers_service(&tmp, ns)))
-        rc = workers_pdb(&tmp, ns);
+    if (!(rc = workers_service(&tmp, ns)) && !(rc = workers_pdb(&tmp, ns)) &&
+        slinky_doc_value_path_bool(wl_spec(ns), "ssh.enabled", false))
+        rc = worker_ssh_config(&tmp, ns);
     return slinky_workload__commit(into, &tmp, rc);
 }
 
@@ -560,9 +601,18 @@ static int worker_hashes(slinky_doc_value *meta, const slinky_model_nodeset *ns,
     const char *data = "";
     size_t len = 0;
     int rc;
+    char *built = NULL;
     if (!cm)
         return SLINKY_ENOMEM;
-    if (!slinky_workload_input_find(&o, in, SLINKY_MODEL_KIND_CONFIGMAP, nsn, cm)) {
+    if (slinky_doc_value_path_bool(wl_spec(ns), "ssh.enabled", false)) {
+        /* the ConfigMap build_nodeset makes (upstream reads it back from the cluster) */
+        if (!(built = worker_sshd_config(ns))) {
+            free(cm);
+            return SLINKY_ENOMEM;
+        }
+        data = built;
+        len = strlen(built);
+    } else if (!slinky_workload_input_find(&o, in, SLINKY_MODEL_KIND_CONFIGMAP, nsn, cm)) {
         const slinky_doc_value *v =
             slinky_doc_value_path(slinky_model_object_get_value(o), "data.sshd_config");
         if (slinky_doc_value_get_string(v)) {
@@ -572,6 +622,7 @@ static int worker_hashes(slinky_doc_value *meta, const slinky_model_nodeset *ns,
     }
     free(cm);
     slinky_workload__sha256_hex(h, data, len); /* crypto.CheckSum: "" hashes too */
+    free(built);
     if ((rc = slinky_workload__map_put(meta, "annotations", ANN_SSHD_HASH, h)))
         return rc;
     const char *sn = slinky_doc_value_path_string(wl_spec(ns), "ssh.sssdConfRef.name", "");

@@ -14,6 +14,8 @@
 
 #include "wl_test.h"
 
+#include "workload/workload_internal.h"
+
 static const char *base_yaml =
     "apiVersion: slinky.slurm.net/v1beta1\nkind: Controller\n"
     "metadata: {name: slurm, namespace: slinky, uid: uid-ctl}\n"
@@ -417,9 +419,26 @@ static void test_ssh(void **state)
     assert_int_equal(slinky_model_set_bool(ns, "spec.ssh.enabled", true), 0);
     assert_int_equal(slinky_model_set_string(ns, "spec.ssh.sssdConfRef.name", "sssd"), 0);
     assert_int_equal(slinky_model_set_string(ns, "spec.ssh.sssdConfRef.key", "sssd.conf"), 0);
+    assert_int_equal(slinky_model_set_string(ns, "spec.ssh.extraSshdConfig", "MaxSessions 5"), 0);
+    /* worker_config.go: the ConfigMap <nodeset>-ssh-config after the Service and the PDB */
+    assert_int_equal(slinky_workload_build_nodeset(c.w, ns, &c.in), 0);
+    assert_int_equal(slinky_workload_count(c.w), 3);
+    const slinky_doc_value *cm = wl_built(&c, "ConfigMap", "gpu-ssh-config");
+    const char *sshd = wl_str(cm, "data.sshd_config");
+    assert_string_equal(sshd, "#\n### GENERAL ###\nInclude /etc/ssh/sshd_config.d/*.conf\nUsePAM yes\n"
+                              "Subsystem sftp internal-sftp\nAuthenticationMethods publickey password\n"
+                              "#\n### EXTRA CONFIG ###\nMaxSessions 5\n");
+    wl_json_eq(cm, "metadata.labels",
+               "{\"team\":\"hpc\",\"app.kubernetes.io/name\":\"slurmd\",\"app.kubernetes.io/instance\":\"gpu\","
+               "\"app.kubernetes.io/component\":\"worker\",\"slinky.slurm.net/cluster\":\"slurm\"}");
+    assert_string_equal(wl_str(cm, "metadata.ownerReferences[0].kind"), "NodeSet");
+    char want_hash[65];
+    slinky_workload__sha256_hex(want_hash, sshd, strlen(sshd));
     slinky_doc *pod = NULL;
     assert_int_equal(slinky_workload_nodeset_pod(&pod, ns, 0, &c.in), 0);
     const slinky_doc_value *p = slinky_doc_root(pod);
+    /* the Pods' sshd-conf-hash is that ConfigMap's file (CheckSum) */
+    assert_string_equal(wl_str(p, "metadata.annotations[\"slinky.slurm.net/sshd-conf-hash\"]"), want_hash);
     const slinky_doc_value *ct = wl_container(p, "spec.containers", "slurmd");
     wl_json_eq(ct, "ports[1]", "{\"name\":\"ssh\",\"containerPort\":22,\"protocol\":\"TCP\"}");
     wl_json_eq(ct, "volumeMounts[2]",
