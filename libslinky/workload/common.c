@@ -733,6 +733,48 @@ static const char *list_key(slinky_workload__smp_type type, const char *key,
 static int merge_value(slinky_doc_value *base, const slinky_doc_value *patch,
                        slinky_workload__smp_type type, bool top);
 
+/* Index of the element of `list` (the first n) whose merge key equals key's, or -1. */
+static long key_index(const slinky_doc_value *list, size_t n, const char *mkey,
+                      const slinky_doc_value *key)
+{
+    for (size_t j = 0; key && j < n; j++)
+        if (slinky_doc_value_equal(slinky_doc_value_get(slinky_doc_value_at(list, j), mkey), key))
+            return (long)j;
+    return -1;
+}
+
+/*
+ * The order strategic merge gives a merged list (apimachinery's
+ * normalizeElementOrder + mergeSortedSlice): the elements not in the patch
+ * (server order) interleaved with the patch's elements (patch order), an
+ * element of each compared by their places in the original list; where one
+ * of them is new, the one not in the patch goes first. order[i] receives the
+ * index into `merged` of the i-th element.
+ */
+static void smp_order(size_t *order, const slinky_doc_value *merged, size_t nb,
+                      const slinky_doc_value *patch, const char *mkey)
+{
+    size_t n = slinky_doc_value_size(merged), np = slinky_doc_value_size(patch);
+    size_t *left = order + n, *right = order + 2 * n, nl = 0, nr = 0;
+    for (size_t i = 0; i < n; i++) /* server-only, in server order */
+        if (key_index(patch, np, mkey,
+                      slinky_doc_value_get(slinky_doc_value_at(merged, i), mkey)) < 0)
+            left[nl++] = i;
+    for (size_t i = 0; i < np; i++) { /* patch elements, in patch order, each key once */
+        const slinky_doc_value *key = slinky_doc_value_get(slinky_doc_value_at(patch, i), mkey);
+        long m = key_index(merged, n, mkey, key);
+        if (m >= 0 && key_index(patch, i, mkey, key) < 0)
+            right[nr++] = (size_t)m;
+    }
+    size_t i = 0, j = 0, k = 0;
+    while (i < nl || j < nr) {
+        if (j >= nr || (i < nl && !(left[i] < nb && right[j] < nb && left[i] > right[j])))
+            order[k++] = left[i++];
+        else
+            order[k++] = right[j++];
+    }
+}
+
 static int merge_list(slinky_doc_value *base, const slinky_doc_value *patch, const char *mkey,
                       slinky_workload__smp_type elem)
 {
@@ -742,21 +784,37 @@ static int merge_list(slinky_doc_value *base, const slinky_doc_value *patch, con
     size_t nb = slinky_doc_value_size(base);
     for (size_t i = 0; i < slinky_doc_value_size(patch) && !rc; i++) {
         const slinky_doc_value *p = slinky_doc_value_at(patch, i);
-        const slinky_doc_value *pk = slinky_doc_value_get(p, mkey);
-        slinky_doc_value *match = NULL;
-        for (size_t j = 0; pk && j < nb && !match; j++) {
-            slinky_doc_value *b = slinky_doc_value_at(base, j);
-            if (slinky_doc_value_equal(slinky_doc_value_get(b, mkey), pk))
-                match = b;
-        }
-        if (match) {
-            rc = merge_value(match, p, elem, false);
+        /* a key the patch repeats merges into the element made for its first one */
+        long m = key_index(base, slinky_doc_value_size(base), mkey, slinky_doc_value_get(p, mkey));
+        if (m >= 0) {
+            rc = merge_value(slinky_doc_value_at(base, (size_t)m), p, elem, false);
         } else {
             slinky_doc_value *slot = NULL;
             if (!(rc = slinky_doc_value_array_append(&slot, base)))
                 rc = slinky_doc_value_set_copy(slot, p);
         }
     }
+    size_t n = slinky_doc_value_size(base);
+    if (rc || n < 2)
+        return rc;
+    size_t *order = slinky__calloc(3 * n, sizeof(*order));
+    if (!order)
+        return SLINKY_ENOMEM;
+    smp_order(order, base, nb, patch, mkey);
+    bool same = true;
+    for (size_t i = 0; i < n && same; i++)
+        same = order[i] == i;
+    if (!same) { /* rebuild the list in that order */
+        slinky_doc *tmp = NULL;
+        if (!(rc = slinky_doc_new_copy(&tmp, base)) && !(rc = slinky_doc_value_set_array(base)))
+            for (size_t i = 0; i < n && !rc; i++) {
+                slinky_doc_value *slot = NULL;
+                if (!(rc = slinky_doc_value_array_append(&slot, base)))
+                    rc = slinky_doc_value_set_copy(slot, slinky_doc_value_at(slinky_doc_root(tmp), order[i]));
+            }
+        slinky_doc_free(tmp);
+    }
+    free(order);
     return rc;
 }
 

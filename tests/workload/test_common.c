@@ -79,6 +79,35 @@ static void test_merge_container(void **state)
              "\"readinessProbe\":{\"tcpSocket\":{\"port\":1}},\"image\":\"img\"}");
 }
 
+/* apimachinery's element order: server-only elements and the patch's (in patch order)
+ * interleaved by their original places; new ones after the server-only ones before them. */
+static void test_merge_list_order(void **state)
+{
+    (void)state;
+    /* patch reorders existing keys: patch order wins among them, C (server only) stays last */
+    merge_eq("{\"name\":\"c\",\"env\":[{\"name\":\"A\"},{\"name\":\"B\"},{\"name\":\"C\"}]}",
+             "{\"env\":[{\"name\":\"B\",\"value\":\"2\"},{\"name\":\"A\",\"value\":\"1\"}]}",
+             SLINKY_WL_SMP_CONTAINER,
+             "{\"name\":\"c\",\"env\":[{\"name\":\"B\",\"value\":\"2\"},{\"name\":\"A\",\"value\":\"1\"},"
+             "{\"name\":\"C\"}]}");
+    /* the design doc's example: live [B, C, A], patch [A', B', D] -> [C, A', B', D] */
+    merge_eq("{\"volumes\":[{\"name\":\"B\"},{\"name\":\"C\"},{\"name\":\"A\"}]}",
+             "{\"volumes\":[{\"name\":\"A\",\"x\":1},{\"name\":\"B\",\"x\":1},{\"name\":\"D\"}]}",
+             SLINKY_WL_SMP_POD_SPEC,
+             "{\"volumes\":[{\"name\":\"C\"},{\"name\":\"A\",\"x\":1},{\"name\":\"B\",\"x\":1},{\"name\":\"D\"}]}");
+    /* an existing key plus a new one: [SLURM_JWT', SECURITY, EXTRA] */
+    merge_eq("{\"name\":\"c\",\"env\":[{\"name\":\"J\",\"value\":\"d\"},{\"name\":\"S\",\"value\":\"s\"}]}",
+             "{\"env\":[{\"name\":\"J\",\"value\":\"d\"},{\"name\":\"E\",\"value\":\"1\"}]}",
+             SLINKY_WL_SMP_CONTAINER,
+             "{\"name\":\"c\",\"env\":[{\"name\":\"J\",\"value\":\"d\"},{\"name\":\"S\",\"value\":\"s\"},"
+             "{\"name\":\"E\",\"value\":\"1\"}]}");
+    /* a key the patch repeats is one element */
+    merge_eq("{\"name\":\"c\",\"env\":[{\"name\":\"A\"}]}",
+             "{\"env\":[{\"name\":\"N\",\"value\":\"1\"},{\"name\":\"N\",\"value\":\"2\"}]}",
+             SLINKY_WL_SMP_CONTAINER,
+             "{\"name\":\"c\",\"env\":[{\"name\":\"A\"},{\"name\":\"N\",\"value\":\"2\"}]}");
+}
+
 /* service.go: user ports first, ours appended; selector merged; externalIPs dropped; headless. */
 static void test_service_spec(void **state)
 {
@@ -296,6 +325,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_merge_pod_spec),
         cmocka_unit_test(test_merge_container),
+        cmocka_unit_test(test_merge_list_order),
         cmocka_unit_test(test_service_spec),
         cmocka_unit_test(test_checksum_map),
         cmocka_unit_test(test_fnv),
