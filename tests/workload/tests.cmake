@@ -21,3 +21,10 @@ if(TARGET slinkyctl)
       ENVIRONMENT "${SLINKY_TEST_ENV}")
   endif()
 endif()
+# `slinkyctl conf render` output checked by the real slurmctld 24.11 (the Debian 13 chroot)
+if(TARGET slinkyctl)
+  add_test(NAME workload/conf_render_slurm24
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/conf_render_slurm24.sh $<TARGET_FILE:slinkyctl>)
+  set_tests_properties(workload/conf_render_slurm24 PROPERTIES LABELS integration TIMEOUT 300
+    ENVIRONMENT "${SLINKY_TEST_ENV}")
+endif()
