@@ -137,10 +137,15 @@ SLINKY_API slinky_status slinky_workload_input_find(const slinky_model_object **
  * (slurm.conf, cgroup.conf unless a configFileRefs ConfigMap has one), the
  * Service `<name>-controller`, the headless `<name>-controller-internal`, the
  * StatefulSet `<name>-controller` (replicas 1 + ha.backups with HA on), and
- * the ServiceMonitor when metrics.serviceMonitor.enabled. The NodeSets and
- * Accounting in the input that belong to the Controller feed slurm.conf.
- * External mode (spec.external): the ConfigMap only, with the minimal
- * slurm.conf that points at spec.externalConfig.
+ * the ServiceMonitor when metrics.enabled and metrics.serviceMonitor.enabled,
+ * appended in upstream's sync order (internal Service, Service, ConfigMap,
+ * StatefulSet, ServiceMonitor). The NodeSets and Accounting in the input that
+ * belong to the Controller feed slurm.conf (slinky_conf_models_new). The pod
+ * template's config hash annotations are computed from the ConfigMap built
+ * here and the key Secrets in the input (a key Secret missing from the input
+ * hashes as "", as upstream). External mode (spec.external): the ConfigMap
+ * only, with the minimal slurm.conf that points at spec.externalConfig (and
+ * the ServiceMonitor when on).
  */
 SLINKY_API slinky_status slinky_workload_build_controller(slinky_workload *into,
                                                           const slinky_model_controller *c,
@@ -169,12 +174,16 @@ SLINKY_API slinky_status slinky_workload_build_nodeset_pods(slinky_workload *int
 
 /**
  * The Pod for ordinal `ordinal` (>= 0) of a NodeSet: name `<nodeset>-<i>`
- * (or `<hostname prefix><i>` style hostnames, as upstream), hostname,
- * subdomain `slurm-workers-<controller>`, labels
+ * (i padded to spec.ordinalPadding digits), generateName `<nodeset>-`,
+ * hostname `<spec.template.spec.hostname><i>` or the name, subdomain
+ * `slurm-workers-<controller>`, labels
  * nodeset.slinky.slurm.net/pod-{name,index,hostname} and the template hash
  * label, the slurmd container with `-Z --conf-server <svc>:6817 --conf
- * '<sorted Key=Value>'`, the preStop hook, and a controller ownerReference
- * to the NodeSet. *out is a new document (free with slinky_doc_free()).
+ * '<sorted Key=Value>'` (slinky_workload_slurmd_conf), the preStop hook, a
+ * claim volume per spec.volumeClaimTemplates (`<claim>-<nodeset>-<i>`), the
+ * one-Pod-per-node anti-affinity unless spec.oversubscribeNode, and a
+ * controller ownerReference to the NodeSet. Not done: spec.pinToNode (needs
+ * the Nodes). *out is a new document (free with slinky_doc_free()).
  */
 SLINKY_API slinky_status slinky_workload_nodeset_pod(slinky_doc **out,
                                                      const slinky_model_nodeset *ns,
@@ -183,7 +192,9 @@ SLINKY_API slinky_status slinky_workload_nodeset_pod(slinky_doc **out,
 
 /**
  * The Pod of a DaemonSet-mode NodeSet for Kubernetes node `node_name`: as
- * _pod, named and hostnamed after the node, pinned to it with node affinity.
+ * _pod but with generateName only (no name), hostname = the node name up to
+ * its first dot, and a node affinity term matching metadata.name = node_name
+ * (ReplaceDaemonSetPodNodeNameNodeAffinity).
  */
 SLINKY_API slinky_status slinky_workload_nodeset_pod_for_node(slinky_doc **out,
                                                               const slinky_model_nodeset *ns,
@@ -194,8 +205,7 @@ SLINKY_API slinky_status slinky_workload_nodeset_pod_for_node(slinky_doc **out,
  * The stable hash of a NodeSet's pod template (the controller-revision-hash
  * label of its Pods): FNV-1a 64 (8-byte words) of the built template walked
  * with sorted keys, as 16 lowercase hex digits; changes exactly when the
- * template changes
- * (not with replicas, ordinals or metadata outside the template).
+ * template changes (not with replicas, ordinals or metadata outside it).
  * *out released with slinky_free().
  */
 SLINKY_API slinky_status slinky_workload_nodeset_template_hash(char **out,
@@ -239,10 +249,12 @@ SLINKY_API slinky_status slinky_workload_build_restapi(slinky_workload *into,
                                                        const slinky_workload_input *in);
 
 /**
- * An Accounting's Secret `<name>-config` with slurmdbd.conf (StoragePass read
- * from the Secret spec.storageConfig.passwordKeyRef names, extraConf merged as
- * upstream), its Service `<name>-accounting` and its StatefulSet
- * `<name>-accounting` (internal/builder/accountingbuilder).
+ * An Accounting's Service `<name>-accounting`, Secret `<name>-accounting`
+ * (stringData slurmdbd.conf: StoragePass read from the Secret
+ * spec.storageConfig.passwordKeyRef names, which must be in the input;
+ * extraConf merged as upstream) and StatefulSet `<name>-accounting`
+ * (internal/builder/accountingbuilder), in that order. An external Accounting
+ * (spec.external) builds nothing, as upstream.
  */
 SLINKY_API slinky_status slinky_workload_build_accounting(slinky_workload *into,
                                                           const slinky_model_accounting *a,
