@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "slinky/conf.h"
 #include "workload/workload_internal.h"
@@ -48,13 +49,95 @@ static int selector_doc(slinky_doc **out, const slinky_model_object *o, const ch
     return rc;
 }
 
+static int cmp_cstr(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static bool has_word(char *const *v, size_t n, const char *w, size_t len)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strlen(v[i]) == len && !strncasecmp(v[i], w, len))
+            return true;
+    return false;
+}
+
+/*
+ * Better than upstream (slurm-operator#191, nodes registering with
+ * Gres=(null)): when the Controller's NodeSets give Gres in spec.extraConf
+ * (it reaches slurmd's --conf), slurmctld must know the GRES types, so
+ * "GresTypes=<names, sorted>" is appended to the Controller's extraConf for
+ * slurm.conf, unless that already sets GresTypes. *out NULL when not needed.
+ */
+static int gres_types(char **out, const slinky_model_controller *c, const slinky_workload_input *in)
+{
+    char *names[64];
+    size_t n = 0;
+    int rc = 0;
+    *out = NULL;
+    for (size_t i = 0; i < in->object_count && n < 64; i++) {
+        const slinky_model_object *o = in->objects[i];
+        const char *ons = slinky_model_object_get_namespace(o), *cns = slinky_model_object_get_namespace(c);
+        if (slinky_model_object_get_kind(o) != SLINKY_MODEL_KIND_NODESET ||
+            strcmp(ons ? ons : "", cns ? cns : "") ||
+            strcmp(slinky_doc_value_path_string(wl_spec(o), "controllerRef.name", ""),
+                   slinky_model_object_get_name(c)))
+            continue;
+        const char *p = slinky_doc_value_path_string(wl_spec(o), "extraConf", "");
+        while (*p && n < 64) { /* tokens Gres=name[:type][:count][,...] */
+            p += strspn(p, " \t\n\r\v\f");
+            size_t tl = strcspn(p, " \t\n\r\v\f");
+            if (tl > 5 && !strncasecmp(p, "gres=", 5)) {
+                const char *v = p + 5, *end = p + tl;
+                while (v < end && n < 64) {
+                    size_t il = strcspn(v, ",");
+                    if (v + il > end)
+                        il = (size_t)(end - v);
+                    size_t nl = strcspn(v, ":(,");
+                    if (nl > il)
+                        nl = il;
+                    if (nl && !has_word(names, n, v, nl)) {
+                        if (!(names[n] = slinky__strndup(v, nl))) {
+                            rc = SLINKY_ENOMEM;
+                            goto done;
+                        }
+                        n++;
+                    }
+                    v += il + (v + il < end);
+                }
+            }
+            p += tl;
+        }
+    }
+    const char *extra = slinky_doc_value_path_string(wl_spec(c), "extraConf", "");
+    bool set = false;
+    for (const char *l = extra; *l && !set; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0)) {
+        l += strspn(l, " \t");
+        set = !strncasecmp(l, "grestypes=", 10);
+        if (!*l)
+            break;
+    }
+    if (!n || set)
+        goto done;
+    qsort(names, n, sizeof(*names), cmp_cstr);
+    slinky__buf b = SLINKY__BUF_INIT;
+    slinky__buf_printf(&b, "%s%sGresTypes=", extra, *extra && extra[strlen(extra) - 1] != '\n' ? "\n" : "");
+    for (size_t i = 0; i < n; i++)
+        slinky__buf_printf(&b, "%s%s", i ? "," : "", names[i]);
+    rc = slinky__buf_finish(out, NULL, &b);
+done:
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    return rc;
+}
+
 static int config_map(slinky_workload *w, char hash[65], const slinky_model_controller *c,
                       const slinky_workload_input *in)
 {
     slinky_conf_models *models = NULL;
     slinky_doc *doc = NULL;
     slinky_doc_value *root, *meta, *data = NULL;
-    char *slurm = NULL, *cgroup = NULL, *name = NULL;
+    char *slurm = NULL, *cgroup = NULL, *name = NULL, *extra = NULL;
     bool external = slinky_doc_value_path_bool(wl_spec(c), "external", false);
     const slinky_doc_value *ev = slinky_doc_value_get(wl_spec(c), "extraConf");
     int rc = 0;
@@ -70,7 +153,12 @@ static int config_map(slinky_workload *w, char hash[65], const slinky_model_cont
         slinky__error_prefix("workload: ");
         goto done;
     }
-    const slinky_conf_cluster *cl = slinky_conf_models_cluster(models);
+    slinky_conf_cluster cluster = *slinky_conf_models_cluster(models);
+    const slinky_conf_cluster *cl = &cluster;
+    if (!external && (rc = gres_types(&extra, c, in)))
+        goto done;
+    if (extra)
+        cluster.extra_conf = extra;
     if ((rc = slinky_conf_render_slurm(&slurm, cl, NULL))) {
         slinky__error_prefix("workload: %s: ", slinky_workload__describe(c));
         goto done;
@@ -110,6 +198,7 @@ done:
     slinky_free(slurm);
     slinky_free(cgroup);
     free(name);
+    free(extra);
     slinky_conf_models_free(models);
     return rc;
 }
@@ -214,11 +303,6 @@ static int slurmctld_container(slinky_doc_value *containers, const slinky_model_
 done:
     free(spool);
     return rc;
-}
-
-static int cmp_cstr(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 static int controller_volumes(slinky_doc_value *vols, const slinky_model_controller *c)

@@ -125,6 +125,29 @@ static void test_config_map_cgroup_from_ref(void **state)
     wl_free(&c);
 }
 
+/* slurm-operator#191: Gres in a NodeSet's extraConf needs GresTypes in slurm.conf. */
+static void test_gres_types(void **state)
+{
+    (void)state;
+    wl_cluster c = {0};
+    wl_add(&c, cluster_yaml);
+    slinky_model_object *ns = wl_obj(&c, SLINKY_MODEL_KIND_NODESET, "cpu");
+    slinky_model_object *ctl = wl_obj(&c, SLINKY_MODEL_KIND_CONTROLLER, "slurm");
+    assert_int_equal(slinky_model_set_string(ns, "spec.extraConf", "Weight=1 gres=shard:8,gpu:nvidia:4 Gres=gpu:2"), 0);
+    assert_int_equal(slinky_workload_build_controller(c.w, ctl, &c.in), 0);
+    const char *conf = wl_str(wl_built(&c, "ConfigMap", "slurm-config"), "data[\"slurm.conf\"]");
+    assert_non_null(strstr(conf, "\nGresTypes=gpu,shard\n"));
+    /* the user's own GresTypes wins: nothing added */
+    slinky_workload_clear(c.w);
+    assert_int_equal(slinky_model_set_string(ctl, "spec.extraConf", "MinJobAge=2\ngrestypes=gpu"), 0);
+    assert_int_equal(slinky_workload_build_controller(c.w, ctl, &c.in), 0);
+    conf = wl_str(wl_built(&c, "ConfigMap", "slurm-config"), "data[\"slurm.conf\"]");
+    assert_null(strstr(conf, "GresTypes="));
+    assert_non_null(strstr(conf, "grestypes=gpu"));
+    /* without Gres nothing changes (test_config_map compares with the renderer byte for byte) */
+    wl_free(&c);
+}
+
 static void test_services(void **state)
 {
     (void)state;
@@ -432,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_object_set),
         cmocka_unit_test(test_config_map),
         cmocka_unit_test(test_config_map_cgroup_from_ref),
+        cmocka_unit_test(test_gres_types),
         cmocka_unit_test(test_services),
         cmocka_unit_test(test_stateful_set),
         cmocka_unit_test(test_hashes),
