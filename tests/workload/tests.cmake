@@ -9,6 +9,14 @@ if(TARGET slinky-apiserver)
   set_tests_properties(workload/examples PROPERTIES LABELS integration TIMEOUT 300
     ENVIRONMENT "${SLINKY_TEST_ENV}")
 endif()
+# slurm-operator#191 with the real Slurm 22.05 (tests/harness/slurm-ci.sh): a NodeSet's Gres
+# reaches a dynamic slurmd's node only with the GresTypes libslinky adds (gres_dynamic.sh)
+if(TARGET slinkyctl)
+  add_test(NAME workload/gres_dynamic
+    COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/gres_dynamic.sh $<TARGET_FILE:slinkyctl>)
+  set_tests_properties(workload/gres_dynamic PROPERTIES LABELS integration TIMEOUT 300
+    ENVIRONMENT "${SLINKY_TEST_ENV}")
+endif()
 
 # workload: `slinkyctl conf render` and `slinkyctl render` as a user runs them (render_cli.sh),
 # and `slinkyctl render --diff` against slinky-apiserver (render_diff.sh).
