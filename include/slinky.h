@@ -13,6 +13,7 @@
 #include "slinky/kube.h"
 #include "slinky/model.h"
 #include "slinky/conf.h"
+#include "slinky/workload.h"
 #include "slinky/ledger.h"
 #include "slinky/jail.h"
 #include "slinky/slurm.h"

@@ -234,21 +234,21 @@ slinky_status slinky_conf_py_render(char **out, const char *resources, const cha
     if (rc)
         return rc;
     slinky_doc_value *root = slinky_doc_root(d);
-    const slinky_doc_value *ctl = NULL, *acct = NULL;
-    size_t n = slinky_doc_value_size(root), nn = 0;
-    const slinky_doc_value **ns = calloc(n + 1, sizeof(*ns));
-    for (size_t i = 0; ns && i < n; i++) {
+    size_t n = slinky_doc_value_size(root), no = 0;
+    slinky_model_object **objs = calloc(n + 1, sizeof(*objs));
+    const slinky_model_object *ctl = NULL;
+    rc = objs ? 0 : SLINKY_ENOMEM;
+    for (size_t i = 0; !rc && i < n; i++) {
         slinky_doc_value *v = slinky_doc_value_at(root, i);
-        const char *kind = slinky_doc_value_path_string(v, "kind", "");
-        if (!strcmp(kind, "Controller"))
-            ctl = v;
-        else if (!strcmp(kind, "Accounting"))
-            acct = v;
-        else if (!strcmp(kind, "NodeSet"))
-            ns[nn++] = v;
+        if (slinky_model_kind_lookup(slinky_doc_value_path_string(v, "kind", "")) ==
+            SLINKY_MODEL_KIND_UNKNOWN)
+            continue; /* kinds the model does not know play no part */
+        if (!(rc = slinky_model_object_new_from_value(&objs[no], v)) && !ctl &&
+            slinky_model_object_get_kind(objs[no]) == SLINKY_MODEL_KIND_CONTROLLER)
+            ctl = objs[no];
+        no += !rc;
     }
-    slinky_conf_cluster c;
-    slinky_conf_nodeset *sets = NULL;
+    slinky_conf_models *m = NULL;
     slinky_conf_profile p = SLINKY_CONF_PROFILE_INIT;
     p.slurm_version = version;
     if (local_dir && *local_dir) {
@@ -259,17 +259,23 @@ slinky_status slinky_conf_py_render(char **out, const char *resources, const cha
     p.slurmd_port = slurmd_port;
     p.slurmdbd_port = dbd_port;
     p.munge_socket = munge_socket && *munge_socket ? munge_socket : NULL;
-    rc = !ns ? SLINKY_ENOMEM : slinky_conf_cluster_from_docs(&sets, &c, ctl, ns, nn, acct);
+    if (!rc && !ctl)
+        rc = slinky_conf_models_new(&m, NULL, NULL, 1); /* EINVALID: no Controller given */
+    if (!rc)
+        rc = slinky_conf_models_new(&m, ctl, (const slinky_model_object *const *)objs, no);
     if (!rc) {
+        const slinky_conf_cluster *c = slinky_conf_models_cluster(m);
         if (!strcmp(file, "cgroup"))
             rc = slinky_conf_render_cgroup(out, &p);
         else if (!strcmp(file, "gres"))
-            rc = slinky_conf_render_gres(out, &c);
+            rc = slinky_conf_render_gres(out, c);
         else
-            rc = slinky_conf_render_slurm(out, &c, &p);
+            rc = slinky_conf_render_slurm(out, c, &p);
     }
-    slinky_free(sets);
-    free(ns);
+    slinky_conf_models_free(m);
+    for (size_t i = 0; i < no; i++)
+        slinky_model_object_free(objs[i]);
+    free(objs);
     slinky_doc_free(d);
     return rc;
 }

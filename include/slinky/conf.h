@@ -29,6 +29,7 @@
 
 #include "common.h"
 #include "doc.h"
+#include "model.h"
 
 SLINKY_BEGIN_DECLS
 
@@ -413,16 +414,47 @@ SLINKY_API slinky_status slinky_conf_render_jail(char **job_container_out, char 
                                                  const char *base_path, const char *plugin_path);
 
 /**
- * Fill `cluster` from parsed Slinky resources (a Controller, NodeSets and an
- * optional Accounting as doc values). Strings are borrowed from the values;
- * `nodesets_out` receives an array the caller frees with slinky_free().
+ * The renderer's input built from typed resources (opaque), gathered the way
+ * upstream's BuildControllerConfig does. It owns copies of the resources
+ * with the schema's defaults applied (SLINKY_MODEL_DEFAULT_ALL: the only
+ * defaults; an unset clusterName becomes <namespace>_<name>, ha.backups 1).
  */
-SLINKY_API slinky_status slinky_conf_cluster_from_docs(slinky_conf_nodeset **nodesets_out,
-                                                       slinky_conf_cluster *cluster,
-                                                       const slinky_doc_value *controller,
-                                                       const slinky_doc_value *const *nodesets,
-                                                       size_t nodeset_count,
-                                                       const slinky_doc_value *accounting);
+typedef struct slinky_conf_models slinky_conf_models;
+
+/**
+ * Gather `controller` (may be NULL when only slurmdbd.conf is wanted) and,
+ * among `objects` (any kinds, borrowed for the call; other kinds ignored):
+ *   - the NodeSets in the Controller's namespace whose spec.controllerRef.name
+ *     names it (refresolver.GetNodeSetsForController);
+ *   - the Accounting spec.accountingRef names (not given: no accounting, as
+ *     upstream); with controller NULL, the first Accounting;
+ *   - the ConfigMaps of spec.configFileRefs (a cgroup.conf in one sets
+ *     has_cgroup_conf) and of spec.{prolog,epilog,prologSlurmctld,
+ *     epilogSlurmctld}ScriptRefs, whose file names (sorted per ConfigMap)
+ *     become the Prolog/Epilog/... lines; a referenced ConfigMap that is not
+ *     given is ENOTFOUND naming the field ("spec.prologScriptRefs[0]");
+ *   - the Secret of the Accounting's spec.storageConfig.passwordKeyRef, when
+ *     given (StoragePass; ENOTFOUND when it lacks the key).
+ * A value that lands on a slurm.conf line (clusterName, externalConfig.host,
+ * a NodeSet's spec.template.spec.hostname or spec.partition.config, a script
+ * file name) holding a line break or '#' is EINVALID naming resource and field.
+ * *out released with slinky_conf_models_free().
+ */
+SLINKY_API slinky_status slinky_conf_models_new(slinky_conf_models **out,
+                                                const slinky_model_controller *controller,
+                                                const slinky_model_object *const *objects,
+                                                size_t object_count);
+SLINKY_API void slinky_conf_models_free(slinky_conf_models *models);
+/** The cluster for slinky_conf_render_slurm() and friends (borrowed, valid until
+ *  models is freed); NULL when built without a Controller. */
+SLINKY_API const slinky_conf_cluster *slinky_conf_models_cluster(const slinky_conf_models *models);
+/**
+ * The Accounting for slinky_conf_render_slurmdbd() (strings borrowed from
+ * models; storage_pass NULL when its Secret was not given). ENOTFOUND when
+ * there is none.
+ */
+SLINKY_API slinky_status slinky_conf_models_accounting(slinky_conf_accounting *out,
+                                                       const slinky_conf_models *models);
 
 /* ------------------------------------------------------------ real Slurm */
 

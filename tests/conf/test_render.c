@@ -17,6 +17,7 @@
 #include "slinky/conf.h"
 #include "slinky/doc.h"
 #include "slinky/error.h"
+#include "slinky/model.h"
 
 static char *fixture(const char *name)
 {
@@ -415,37 +416,184 @@ static void test_other_files(void **state)
     slinky_free(out);
 }
 
-static void test_from_docs(void **state)
+static slinky_model_object *model(const char *yaml)
+{
+    slinky_model_object *o = NULL;
+    if (slinky_model_object_parse(&o, yaml, strlen(yaml)))
+        fail_msg("parse: %s", slinky_error_last()->message);
+    return o;
+}
+
+/* A ConfigMap in namespace slurm with the given file names (empty scripts). */
+static slinky_model_object *configmap(const char *name, const char *const *files, size_t n)
+{
+    char y[2048];
+    int k = snprintf(y, sizeof(y), "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: %s, namespace: slurm}\ndata:\n", name);
+    for (size_t i = 0; i < n; i++)
+        k += snprintf(y + k, sizeof(y) - (size_t)k, "  %s: \"#!/bin/sh\\n\"\n", files[i]);
+    return model(y);
+}
+
+static const char *ctl_yaml =
+    "apiVersion: slinky.slurm.net/v1beta1\nkind: Controller\n"
+    "metadata: {name: slurm, namespace: slurm}\n"
+    "spec:\n  ha: {enabled: true}\n  extraConf: MinJobAge=2\n  accountingRef: {name: slurm}\n"
+    "  slurmKeyRef: {name: k, key: slurm.key}\n  jwtKeyRef: {name: j, key: jwt.key}\n"
+    "  configFileRefs: [{name: files}]\n"
+    "  prologScriptRefs: [{name: pro-b}, {name: pro-a}]\n  epilogScriptRefs: [{name: epi}]\n"
+    "  prologSlurmctldScriptRefs: [{name: cpro}]\n  epilogSlurmctldScriptRefs: [{name: cepi}]\n";
+
+typedef struct cluster_objs {
+    slinky_model_object *ctl;
+    slinky_model_object *o[12];
+    size_t n;
+} cluster_objs;
+
+static void cluster_objs_make(cluster_objs *x)
+{
+    static const char *const pro_b[] = {"prolog-2.sh", "prolog-0.sh"}, *const pro_a[] = {"prolog-1.sh"};
+    static const char *const epi[] = {"epilog-1.sh", "epilog-2.sh", "epilog-0.sh"};
+    static const char *const cpro[] = {"prolog-slurmctld-1.sh", "prolog-slurmctld-0.sh", "prolog-slurmctld-2.sh"};
+    static const char *const cepi[] = {"epilog-slurmctld-2.sh", "epilog-slurmctld-0.sh", "epilog-slurmctld-1.sh"};
+    static const char *const files[] = {"cgroup.conf", "gres.conf"};
+    x->n = 0;
+    x->ctl = model(ctl_yaml);
+    x->o[x->n++] = model("apiVersion: slinky.slurm.net/v1beta1\nkind: NodeSet\n"
+                         "metadata: {name: nodeset-1, namespace: slurm}\n"
+                         "spec: {controllerRef: {name: slurm}, partition: {enabled: true, config: MaxTime=UNLIMITED}}\n");
+    /* another Controller's NodeSet, and one in another namespace: not ours */
+    x->o[x->n++] = model("apiVersion: slinky.slurm.net/v1beta1\nkind: NodeSet\n"
+                         "metadata: {name: other, namespace: slurm}\nspec: {controllerRef: {name: other}}\n");
+    x->o[x->n++] = model("apiVersion: slinky.slurm.net/v1beta1\nkind: NodeSet\n"
+                         "metadata: {name: elsewhere, namespace: x}\nspec: {controllerRef: {name: slurm}}\n");
+    x->o[x->n++] = model("apiVersion: slinky.slurm.net/v1beta1\nkind: Accounting\n"
+                         "metadata: {name: slurm, namespace: slurm}\n"
+                         "spec: {storageConfig: {host: db, username: u, database: d,"
+                         " passwordKeyRef: {name: dbpass, key: password}}}\n");
+    x->o[x->n++] = configmap("pro-b", pro_b, 2);
+    x->o[x->n++] = configmap("pro-a", pro_a, 1);
+    x->o[x->n++] = configmap("epi", epi, 3);
+    x->o[x->n++] = configmap("cpro", cpro, 3);
+    x->o[x->n++] = configmap("cepi", cepi, 3);
+    x->o[x->n++] = configmap("files", files, 2);
+}
+
+static void cluster_objs_free(cluster_objs *x)
+{
+    for (size_t i = 0; i < x->n; i++)
+        slinky_model_object_free(x->o[i]);
+    slinky_model_object_free(x->ctl);
+}
+
+/* conf fed from models: upstream's gathering (controller_config.go BuildControllerConfig) */
+static void test_from_models(void **state)
 {
     (void)state;
-    const char *ctl = "apiVersion: slinky.slurm.net/v1beta1\nkind: Controller\nmetadata:\n  name: slurm\n"
-                      "  namespace: slurm\nspec:\n  ha:\n    enabled: true\n    backups: 1\n"
-                      "  extraConf: MinJobAge=2\n  accountingRef:\n    name: slurm\n";
-    const char *ns = "kind: NodeSet\nmetadata:\n  name: nodeset-1\nspec:\n  partition:\n"
-                     "    enabled: true\n    config: MaxTime=UNLIMITED\n";
-    const char *acct = "kind: Accounting\nmetadata:\n  name: slurm\n";
-    slinky_doc *d1 = NULL, *d2 = NULL, *d3 = NULL;
-    assert_int_equal(slinky_doc_parse_yaml(&d1, ctl, strlen(ctl)), 0);
-    assert_int_equal(slinky_doc_parse_yaml(&d2, ns, strlen(ns)), 0);
-    assert_int_equal(slinky_doc_parse_yaml(&d3, acct, strlen(acct)), 0);
-    const slinky_doc_value *nsv[1] = {slinky_doc_root(d2)};
-    slinky_conf_cluster c;
-    slinky_conf_nodeset *sets = NULL;
-    assert_int_equal(slinky_conf_cluster_from_docs(&sets, &c, slinky_doc_root(d1), nsv, 1,
-                                                   slinky_doc_root(d3)), 0);
-    char *got = render(&c, NULL);
+    cluster_objs x;
+    cluster_objs_make(&x);
+    slinky_model_object *ctl = x.ctl;
+    slinky_conf_models *m = NULL;
+    if (slinky_conf_models_new(&m, ctl, (const slinky_model_object *const *)x.o, x.n))
+        fail_msg("models: %s", slinky_error_last()->message);
+    const slinky_conf_cluster *c = slinky_conf_models_cluster(m);
+    assert_non_null(c);
+    /* schema/operator defaults: clusterName <namespace>_<name>, ha.backups 1 */
+    assert_string_equal(c->cluster_name, "slurm_slurm");
+    assert_int_equal(c->ha_backups, 1);
+    assert_int_equal(c->nodeset_count, 1);
+    assert_true(c->has_cgroup_conf);
+    char *got = render(c, NULL);
+    assert_non_null(strstr(got, "ClusterName=slurm_slurm\n"));
     assert_non_null(strstr(got, "SlurmctldHost=slurm-controller-1("));
     assert_non_null(strstr(got, "AccountingStorageHost=slurm-accounting\n"));
     assert_non_null(strstr(got, "PartitionName=nodeset-1 Nodes=nodeset-1 MaxTime=UNLIMITED\n"));
+    assert_null(strstr(got, "NodeSet=other"));
+    assert_null(strstr(got, "NodeSet=elsewhere"));
     assert_non_null(strstr(got, "### EXTRA CONFIG ###\nMinJobAge=2\n"));
+    /* the script ConfigMaps' file names give upstream's sections byte for byte */
+    char *w1 = fixture("prolog_epilog_snippet.conf"), *w2 = fixture("prolog_epilog_slurmctld_snippet.conf");
+    char *b1 = section_body(got, "PROLOG & EPILOG"), *b2 = section_body(got, "SLURMCTLD PROLOG & EPILOG");
+    assert_non_null(b1);
+    assert_non_null(b2);
+    assert_string_equal(b1, w1);
+    assert_string_equal(b2, w2);
+    free(b1);
+    free(b2);
+    free(w1);
+    free(w2);
     slinky_free(got);
-    slinky_free(sets);
-    /* a NodeSet passed as the Controller is refused */
-    assert_int_equal(slinky_conf_cluster_from_docs(&sets, &c, slinky_doc_root(d2), NULL, 0, NULL),
-                     SLINKY_EINVALID);
-    slinky_doc_free(d1);
-    slinky_doc_free(d2);
-    slinky_doc_free(d3);
+    /* slurmdbd input: the schema's storage port default (3306); no password Secret given */
+    slinky_conf_accounting a;
+    assert_int_equal(slinky_conf_models_accounting(&a, m), 0);
+    assert_string_equal(a.name, "slurm");
+    assert_string_equal(a.storage_host, "db");
+    assert_int_equal(a.storage_port, 3306);
+    assert_null(a.storage_pass);
+    slinky_conf_models_free(m);
+    /* with the Secret, StoragePass comes from it */
+    slinky_model_object *sec = model("apiVersion: v1\nkind: Secret\nmetadata: {name: dbpass, namespace: slurm}\n"
+                                     "data: {password: c2VjcmV0}\n");
+    x.o[x.n++] = sec;
+    assert_int_equal(slinky_conf_models_new(&m, NULL, (const slinky_model_object *const *)x.o, x.n), 0);
+    assert_null(slinky_conf_models_cluster(m));
+    assert_int_equal(slinky_conf_models_accounting(&a, m), 0);
+    assert_string_equal(a.storage_pass, "secret");
+    slinky_conf_models_free(m);
+    cluster_objs_free(&x);
+}
+
+static void test_from_models_errors(void **state)
+{
+    (void)state;
+    cluster_objs x;
+    cluster_objs_make(&x);
+    slinky_model_object *ctl = x.ctl;
+    slinky_conf_models *m = NULL;
+    /* a referenced ConfigMap missing: ENOTFOUND naming the field */
+    slinky_model_object *pro_a = x.o[5];
+    x.o[5] = x.o[--x.n];
+    assert_int_equal(slinky_conf_models_new(&m, ctl, (const slinky_model_object *const *)x.o, x.n),
+                     SLINKY_ENOTFOUND);
+    assert_non_null(strstr(slinky_error_last()->message, "spec.prologScriptRefs[1]"));
+    assert_non_null(strstr(slinky_error_last()->message, "pro-a"));
+    x.o[x.n++] = x.o[5];
+    x.o[5] = pro_a;
+    assert_null(m);
+    /* a NodeSet as the Controller */
+    assert_int_equal(slinky_conf_models_new(&m, x.o[0], NULL, 0), SLINKY_EINVALID);
+    /* values that would break a slurm.conf line */
+    slinky_model_object *bad = model("apiVersion: slinky.slurm.net/v1beta1\nkind: Controller\n"
+                                     "metadata: {name: slurm, namespace: slurm}\n"
+                                     "spec: {clusterName: \"a\\nSlurmUser=root\"}\n");
+    assert_int_equal(slinky_conf_models_new(&m, bad, NULL, 0), SLINKY_EINVALID);
+    assert_non_null(strstr(slinky_error_last()->message, "spec.clusterName"));
+    slinky_model_object_free(bad);
+    slinky_model_object *bns = model("apiVersion: slinky.slurm.net/v1beta1\nkind: NodeSet\n"
+                                     "metadata: {name: bad, namespace: slurm}\n"
+                                     "spec: {controllerRef: {name: slurm}, partition: {enabled: true,"
+                                     " config: \"MaxTime=1 # x\"}}\n");
+    slinky_model_object *plain = model("apiVersion: slinky.slurm.net/v1beta1\nkind: Controller\n"
+                                       "metadata: {name: slurm, namespace: slurm}\nspec: {}\n");
+    const slinky_model_object *one[] = {bns};
+    assert_int_equal(slinky_conf_models_new(&m, plain, one, 1), SLINKY_EINVALID);
+    if (!strstr(slinky_error_last()->message, "NodeSet slurm/bad: spec.partition.config"))
+        fail_msg("%s", slinky_error_last()->message);
+    slinky_model_object_free(bns);
+    bns = model("apiVersion: slinky.slurm.net/v1beta1\nkind: NodeSet\n"
+                "metadata: {name: bad, namespace: slurm}\n"
+                "spec: {controllerRef: {name: slurm}, template: {spec: {hostname: \"h\\rx\"}}}\n");
+    one[0] = bns;
+    assert_int_equal(slinky_conf_models_new(&m, plain, one, 1), SLINKY_EINVALID);
+    assert_non_null(strstr(slinky_error_last()->message, "spec.template.spec.hostname"));
+    /* no Accounting at all */
+    assert_int_equal(slinky_conf_models_new(&m, plain, NULL, 0), 0);
+    slinky_conf_accounting a;
+    assert_int_equal(slinky_conf_models_accounting(&a, m), SLINKY_ENOTFOUND);
+    assert_false(slinky_conf_models_cluster(m)->has_cgroup_conf);
+    slinky_conf_models_free(m);
+    slinky_model_object_free(bns);
+    slinky_model_object_free(plain);
+    cluster_objs_free(&x);
 }
 
 int main(void)
@@ -459,7 +607,8 @@ int main(void)
         cmocka_unit_test(test_profiles),
         cmocka_unit_test(test_merge_cases),
         cmocka_unit_test(test_other_files),
-        cmocka_unit_test(test_from_docs),
+        cmocka_unit_test(test_from_models),
+        cmocka_unit_test(test_from_models_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

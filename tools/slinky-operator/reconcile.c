@@ -254,14 +254,20 @@ static int problems_report(char *buf, size_t len, const slinky_model_problems *p
     return (int)slinky_model_problems_error_count(p);
 }
 
+/* The Controller's fields that name ConfigMaps feeding slurm.conf. */
+static const char *const cm_ref_fields[] = {"configFileRefs", "prologScriptRefs",
+                                            "epilogScriptRefs", "prologSlurmctldScriptRefs",
+                                            "epilogSlurmctldScriptRefs"};
+
 slinky_kube_result op_reconcile(long *requeue_after_ms, const char *key, void *payload)
 {
     op_state *st = payload;
     slinky_doc *ctl_doc = NULL, *nodesets = NULL, *acct_doc = NULL;
     slinky_model_object *model = NULL;
     slinky_model_problems *problems = NULL;
-    slinky_conf_nodeset *ns_arr = NULL;
-    const slinky_doc_value **ns_vals = NULL;
+    slinky_conf_models *cmodels = NULL;
+    slinky_model_object **objs = NULL; /* the NodeSets, then the Accounting */
+    size_t nobjs = 0;
     slinky_conf *parsed = NULL;
     char *text = NULL, *report = NULL, *summary = NULL, *vmsg = NULL;
     char ns[256], name[256], path[4096], candidate[4096], msg[4096];
@@ -305,14 +311,19 @@ slinky_kube_result op_reconcile(long *requeue_after_ms, const char *key, void *p
     /* 2. gather NodeSets and the Accounting, render */
     if ((rc = controller_nodesets(&nodesets, st, ns, name)) < 0)
         goto error;
-    size_t nn = slinky_doc_value_size(slinky_doc_root(nodesets));
-    ns_vals = calloc(nn ? nn : 1, sizeof(*ns_vals));
-    if (!ns_vals) {
+    size_t nn = slinky_doc_value_size(slinky_doc_root(nodesets)), nrefs = 0;
+    for (size_t f = 0; f < sizeof(cm_ref_fields) / sizeof(*cm_ref_fields); f++)
+        nrefs += slinky_doc_value_size(
+            slinky_doc_value_get(slinky_doc_value_get(ctl, "spec"), cm_ref_fields[f]));
+    objs = calloc(nn + 1 + nrefs, sizeof(*objs));
+    if (!objs) {
         snprintf(msg, sizeof(msg), "out of memory");
         goto error_msg;
     }
-    for (size_t i = 0; i < nn; i++)
-        ns_vals[i] = slinky_doc_value_at(slinky_doc_root(nodesets), i);
+    for (size_t i = 0; i < nn; i++, nobjs++)
+        if ((rc = slinky_model_object_new_from_value_kind(
+                 &objs[i], SLINKY_MODEL_KIND_NODESET, slinky_doc_value_at(slinky_doc_root(nodesets), i))) < 0)
+            goto error;
     const char *acct = slinky_doc_value_path_string(ctl, "spec.accountingRef.name", NULL);
     if (acct && *acct) {
         const char *acct_ns = slinky_doc_value_path_string(ctl, "spec.accountingRef.namespace", ns);
@@ -327,11 +338,37 @@ slinky_kube_result op_reconcile(long *requeue_after_ms, const char *key, void *p
         if (rc < 0)
             goto error;
     }
-    slinky_conf_cluster cluster;
-    slinky_conf_cluster_init(&cluster, SLINKY_CONF_CLUSTER_VERSION);
-    rc = slinky_conf_cluster_from_docs(&ns_arr, &cluster, ctl, ns_vals, nn,
-                                       acct_doc ? slinky_doc_root(acct_doc) : NULL);
-    if (rc < 0)
+    if (acct_doc && (rc = slinky_model_object_new_from_value_kind(
+                         &objs[nobjs], SLINKY_MODEL_KIND_ACCOUNTING, slinky_doc_root(acct_doc))) < 0)
+        goto error;
+    if (acct_doc)
+        nobjs++;
+    /* the ConfigMaps it references (their file names become Prolog=... lines); not
+     * watched, so a missing one is an error the work queue retries */
+    for (size_t f = 0; f < sizeof(cm_ref_fields) / sizeof(*cm_ref_fields); f++) {
+        const slinky_doc_value *refs =
+            slinky_doc_value_get(slinky_doc_value_get(ctl, "spec"), cm_ref_fields[f]);
+        for (size_t i = 0; i < slinky_doc_value_size(refs); i++) {
+            const char *cm = slinky_doc_value_path_string(slinky_doc_value_at(refs, i), "name", "");
+            slinky_doc *cm_doc = NULL;
+            rc = slinky_kube_get(&cm_doc, st->client, &op_res_configmaps, ns, cm, NULL);
+            if (rc == SLINKY_ENOTFOUND) {
+                snprintf(msg, sizeof(msg), "spec.%s[%zu]: ConfigMap %s/%s not found",
+                         cm_ref_fields[f], i, ns, cm);
+                goto error_msg;
+            }
+            if (rc == 0)
+                rc = slinky_model_object_new_from_value_kind(&objs[nobjs], SLINKY_MODEL_KIND_CONFIGMAP,
+                                                             slinky_doc_root(cm_doc));
+            slinky_doc_free(cm_doc);
+            if (rc < 0)
+                goto error;
+            nobjs++;
+        }
+    }
+    /* slurm.conf's input from the typed resources (schema defaults only) */
+    if ((rc = slinky_conf_models_new(&cmodels, model, (const slinky_model_object *const *)objs,
+                                     nobjs)) < 0)
         goto error;
     slinky_conf_profile profile;
     slinky_conf_profile_init(&profile, SLINKY_CONF_PROFILE_VERSION);
@@ -342,7 +379,7 @@ slinky_kube_result op_reconcile(long *requeue_after_ms, const char *key, void *p
     profile.slurmd_port = st->o.slurmd_port;
     profile.slurmdbd_port = st->o.slurmdbd_port;
     profile.munge_socket = st->o.munge_socket;
-    if ((rc = slinky_conf_render_slurm(&text, &cluster, &profile)) < 0)
+    if ((rc = slinky_conf_render_slurm(&text, slinky_conf_models_cluster(cmodels), &profile)) < 0)
         goto error;
 
     /* 3. static check: a broken extraConf never reaches Slurm */
@@ -457,8 +494,10 @@ out:
     free(report);
     free(summary);
     free(vmsg);
-    free(ns_vals);
-    slinky_free(ns_arr);
+    for (size_t i = 0; i < nobjs; i++)
+        slinky_model_object_free(objs[i]);
+    free(objs);
+    slinky_conf_models_free(cmodels);
     slinky_conf_free(parsed);
     slinky_model_problems_free(problems);
     slinky_model_object_free(model);

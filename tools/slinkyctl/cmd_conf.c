@@ -5,37 +5,10 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "resources.h"
 #include "slinky.h"
 #include "slinky/conf.h"
 #include "slinky/doc.h"
-
-static int read_all(char **out, size_t *len, const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
-    size_t cap = 65536, n = 0;
-    char *s = malloc(cap + 1);
-    size_t r;
-    while (s && (r = fread(s + n, 1, cap - n, f)) > 0) {
-        n += r;
-        if (n == cap) {
-            char *ns = realloc(s, (cap *= 2) + 1);
-            if (!ns) {
-                free(s);
-                s = NULL;
-            }
-            s = ns;
-        }
-    }
-    fclose(f);
-    if (!s)
-        return -1;
-    s[n] = '\0';
-    *out = s;
-    *len = n;
-    return 0;
-}
 
 static int usage(FILE *f)
 {
@@ -49,7 +22,8 @@ static int usage(FILE *f)
             "  diff [-V VERSION] OLD NEW            changes with their class and the overall class\n"
             "  render [-V VERSION] [--local DIR] [--ports CTLD,SLURMD,DBD] [--munge SOCKET]\n"
             "         [--file slurm|cgroup|gres|slurmdbd] RESOURCE.yaml...\n"
-            "                                       render from Controller/NodeSet/Accounting YAML\n"
+            "                                       render from a Controller, its NodeSets, Accounting\n"
+            "                                       and referenced ConfigMaps/Secrets (\"-\": stdin)\n"
             "  validate [--munge SOCKET] [--parse-only] FILE   ask the installed Slurm\n"
             "  hostlist expand|compress EXPR...\n"
             "VERSION is 22.05, 24.11, 25.05 or 0 (newest); KIND is slurm, cgroup, gres, slurmdbd,\n"
@@ -285,47 +259,13 @@ static int cmd_hostlist(int argc, char **argv)
 
 /* ---------------------------------------------------------------- render */
 
-typedef struct docs {
-    slinky_doc **d;
-    size_t n;
-    const slinky_doc_value *controller, *accounting;
-    const slinky_doc_value **nodesets;
-    size_t nn;
-} docs;
-
-static int collect_docs(docs *x, const slinky_doc_value *v)
-{
-    if (slinky_doc_value_type(v) == SLINKY_DOC_ARRAY) {
-        for (size_t i = 0; i < slinky_doc_value_size(v); i++)
-            if (collect_docs(x, slinky_doc_value_at(v, i)))
-                return 1;
-        return 0;
-    }
-    const char *kind = slinky_doc_value_path_string(v, "kind", "");
-    if (!strcmp(kind, "List"))
-        return collect_docs(x, slinky_doc_value_get(v, "items"));
-    if (!strcmp(kind, "Controller"))
-        x->controller = v;
-    else if (!strcmp(kind, "Accounting"))
-        x->accounting = v;
-    else if (!strcmp(kind, "NodeSet")) {
-        const slinky_doc_value **n = realloc(x->nodesets, (x->nn + 1) * sizeof(*n));
-        if (!n)
-            return 1;
-        x->nodesets = n;
-        n[x->nn++] = v;
-    }
-    return 0;
-}
-
 static int cmd_render(int argc, char **argv)
 {
     slinky_conf_profile p = SLINKY_CONF_PROFILE_INIT;
     const char *file = "slurm";
-    docs x;
-    memset(&x, 0, sizeof(x));
-    x.d = calloc((size_t)argc, sizeof(*x.d));
-    int rc = x.d ? 0 : 1;
+    slinkyctl_resources r;
+    memset(&r, 0, sizeof(r));
+    int rc = 0;
     for (int i = 1; rc == 0 && i < argc; i++) {
         if (!strcmp(argv[i], "-V") && i + 1 < argc) {
             p.slurm_version = parse_version(argv[++i]);
@@ -342,71 +282,47 @@ static int cmd_render(int argc, char **argv)
             p.munge_socket = argv[++i];
         else if (!strcmp(argv[i], "--file") && i + 1 < argc)
             file = argv[++i];
-        else {
-            char *text = NULL;
-            size_t len = 0;
-            if (read_all(&text, &len, argv[i]) < 0) {
-                perror(argv[i]);
-                rc = 1;
-                break;
-            }
-            rc = slinky_doc_parse_yaml_all(&x.d[x.n], text, len);
-            free(text);
-            if (rc) {
-                fprintf(stderr, "slinkyctl conf render: %s: %s\n", argv[i],
-                        slinky_error_last()->message);
-                rc = 1;
-                break;
-            }
-            if (collect_docs(&x, slinky_doc_root(x.d[x.n++])))
-                rc = 1;
-        }
+        else
+            rc = slinkyctl_resources_load(&r, argv[i], "slinkyctl conf render");
     }
-    slinky_conf_cluster c;
-    slinky_conf_nodeset *sets = NULL;
+    bool dbd = !strcmp(file, "slurmdbd");
+    const slinky_model_object *ctl = slinkyctl_resources_first(&r, SLINKY_MODEL_KIND_CONTROLLER);
+    slinky_conf_models *m = NULL;
     char *out = NULL;
-    if (rc == 0 && !x.controller && strcmp(file, "slurmdbd")) {
+    if (rc == 0 && !ctl && !dbd) {
         fprintf(stderr, "slinkyctl conf render: no Controller among the resources\n");
         rc = 1;
     }
-    if (rc == 0 && strcmp(file, "slurmdbd"))
-        rc = slinky_conf_cluster_from_docs(&sets, &c, x.controller, x.nodesets, x.nn,
-                                           x.accounting) ? fail("render") : 0;
+    if (rc == 0 && slinky_conf_models_new(&m, dbd ? NULL : ctl,
+                                          (const slinky_model_object *const *)r.objs, r.n))
+        rc = fail("render");
     if (rc == 0) {
-        int r;
+        const slinky_conf_cluster *c = slinky_conf_models_cluster(m);
+        slinky_conf_accounting a;
+        int st;
         if (!strcmp(file, "slurm"))
-            r = slinky_conf_render_slurm(&out, &c, &p);
+            st = slinky_conf_render_slurm(&out, c, &p);
         else if (!strcmp(file, "cgroup"))
-            r = slinky_conf_render_cgroup(&out, &p);
+            st = slinky_conf_render_cgroup(&out, &p);
         else if (!strcmp(file, "gres"))
-            r = slinky_conf_render_gres(&out, &c);
-        else if (!strcmp(file, "slurmdbd") && x.accounting) {
-            slinky_conf_accounting a = {
-                slinky_doc_value_path_string(x.accounting, "metadata.name", NULL),
-                slinky_doc_value_path_string(x.accounting, "spec.storageConfig.host", NULL),
-                (int)slinky_doc_value_path_int(x.accounting, "spec.storageConfig.port", 3306),
-                slinky_doc_value_path_string(x.accounting, "spec.storageConfig.username", NULL),
-                getenv("SLINKY_STORAGE_PASS"),
-                slinky_doc_value_path_string(x.accounting, "spec.storageConfig.database", NULL),
-                slinky_doc_value_path_string(x.accounting, "spec.extraConf", NULL),
-                slinky_doc_value_path_string(x.accounting, "spec.jwksKeyRef.name", NULL) != NULL};
-            r = slinky_conf_render_slurmdbd(&out, &a, &p);
-        } else {
-            fprintf(stderr, "slinkyctl conf render: cannot render --file %s from these resources\n", file);
-            r = -1;
+            st = slinky_conf_render_gres(&out, c);
+        else if (dbd && (st = slinky_conf_models_accounting(&a, m)) == 0) {
+            if (!a.storage_pass) /* the passwordKeyRef Secret was not given */
+                a.storage_pass = getenv("SLINKY_STORAGE_PASS");
+            st = slinky_conf_render_slurmdbd(&out, &a, &p);
+        } else if (!dbd) {
+            fprintf(stderr, "slinkyctl conf render: unknown --file %s\n", file);
+            st = -1;
             slinky_error_clear();
         }
-        if (r < 0)
-            rc = slinky_error_last()->code ? fail("render") : 1;
+        if (st < 0)
+            rc = slinky_error_last()->code ? fail("render") : 2;
         else
             fputs(out, stdout);
     }
     slinky_free(out);
-    slinky_free(sets);
-    for (size_t i = 0; i < x.n; i++)
-        slinky_doc_free(x.d[i]);
-    free(x.d);
-    free(x.nodesets);
+    slinky_conf_models_free(m);
+    slinkyctl_resources_free(&r);
     return rc;
 }
 
