@@ -30,6 +30,8 @@ SLINKY_HIDDEN void slinky_ledger__event_dispose(slinky_ledger__event *ev);
 SLINKY_HIDDEN int slinky_ledger__event_copy(slinky_ledger__event *out, const slinky_ledger_event *in);
 /** Parse one event JSON object (record parsing; fuzzed). Unknown members are errors. */
 SLINKY_HIDDEN int slinky_ledger__event_parse(slinky_ledger__event *out, const char *json, size_t len);
+/** True for a name of the base system (root, daemon, nobody, sshd, ...). */
+SLINKY_HIDDEN bool slinky_ledger__name_reserved(const char *name);
 /** Fill defaults (home, shell, actor, request id) and check the fields of its kind. */
 SLINKY_HIDDEN int slinky_ledger__event_check(slinky_ledger__event *ev);
 /** Canonical one-line JSON of the event fields (no actor/request id). */
@@ -68,12 +70,29 @@ SLINKY_HIDDEN int slinky_ledger__each_blob(git_repository *repo, git_tree *root,
                                            int (*fn)(void *ctx, const char *data, size_t len),
                                            void *ctx);
 
+/**
+ * Put the guarded loose-object reader (odb_guard.c) in front of libgit2's on
+ * `repo`: a truncated or corrupt loose object is an error naming it instead
+ * of an endless inflate loop. Every repository the ledger opens gets it.
+ */
+SLINKY_HIDDEN int slinky_ledger__odb_guard(git_repository *repo);
+
 /** Lookup tip commit of refs/heads/main. */
 SLINKY_HIDDEN int slinky_ledger__tip(git_commit **out, git_repository *repo);
 
 /** Check an OpenSSH key; on success *type_out/blob (borrowed from key) may be NULL. */
 SLINKY_HIDDEN int slinky_ledger__ssh_key_check(const char *key);
 
+/* The last tip that passed verify (kept by verify, appends and replays). */
+#define SLINKY_LEDGER__VERIFIED_REF "refs/slinky/verified"
+/**
+ * Refuse a ledger whose history fails verify (appends and replays call it):
+ * verifies the commits after SLINKY_LEDGER__VERIFIED_REF up to `tip` (the
+ * whole history when that ref is missing or not an ancestor: a rewrite), or,
+ * when the tip was verified before, that the tip and its parent still read.
+ * Moves the ref to `tip` on success; the verify error, prefixed, otherwise.
+ */
+SLINKY_HIDDEN int slinky_ledger__check_history(slinky_ledger *l, const git_oid *tip);
 /** verify, starting at `start` (NULL: the tip). */
 SLINKY_HIDDEN int slinky_ledger__verify_from(size_t *events_out, char **bad_commit_out,
                                              slinky_ledger *ledger, const git_oid *start);

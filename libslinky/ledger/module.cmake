@@ -1,3 +1,8 @@
+# zlib: odb_guard.c inflates loose objects itself (libgit2 1.5 spins forever on
+# a truncated one).
+pkg_check_modules(ZLIB REQUIRED IMPORTED_TARGET zlib)
+list(APPEND SLINKY_MODULE_LIBS PkgConfig::ZLIB)
+list(APPEND SLINKY_MODULE_PC zlib)
 # The ledger's Kubernetes sink uses the kube module: built only when kube is.
 # Without it, replaying into SLINKY_LEDGER_SINK_KUBE is SLINKY_EUNSUPPORTED.
 if("kube" IN_LIST SLINKY_MODULES)

@@ -377,6 +377,8 @@ slinky_status slinky_ledger_replay(char **plan_out, slinky_ledger *ledger,
     git_oid tip_id;
     git_oid_cpy(&tip_id, git_commit_id(tip));
     git_commit_free(tip);
+    if ((rc = slinky_ledger__check_history(ledger, &tip_id)) < 0)
+        return rc;
     slinky_ledger__state st;
     memset(&st, 0, sizeof(st));
     bool loaded = false;

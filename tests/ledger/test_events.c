@@ -377,10 +377,24 @@ static void test_verify_detects_forgery(void **state)
         f->path, f->dir);
     forged[strcspn(forged, "\n")] = '\0';
     assert_int_equal(strlen(forged), 40);
-    /* a later honest event does not hide it */
+    /* the ledger is read-only now: no honest event is written on top of it,
+     * and no replay serves the forged root user */
     slinky_ledger *l2 = NULL;
     assert_int_equal(slinky_ledger_open(&l2, f->path), 0);
-    assert_int_equal(lt_event(l2, SLINKY_LEDGER_USER_ADD, "bob", NULL, 0, NULL), 0);
+    assert_int_equal(lt_event(l2, SLINKY_LEDGER_USER_ADD, "bob", NULL, 0, NULL), SLINKY_ECONFLICT);
+    assert_non_null(strstr(slinky_error_last()->message, "read-only"));
+    assert_non_null(strstr(slinky_error_last()->message, forged));
+    char *tip = lt_sh("git --git-dir='%s' rev-parse main", f->path);
+    assert_int_equal(strncmp(tip, forged, 40), 0);
+    free(tip);
+    slinky_ledger_replay_options ro = SLINKY_LEDGER_REPLAY_OPTIONS_INIT;
+    char root[4300];
+    snprintf(root, sizeof(root), "%s/root", f->dir);
+    ro.sinks = SLINKY_LEDGER_SINK_POSIX;
+    ro.posix_root = root;
+    assert_int_equal(slinky_ledger_replay(NULL, l2, &ro), SLINKY_ECONFLICT);
+    assert_non_null(strstr(slinky_error_last()->message, forged));
+    assert_int_equal(access(root, F_OK), -1);
     size_t n = 0;
     char *bad = NULL;
     assert_int_equal(slinky_ledger_verify(&n, &bad, l2), SLINKY_ECONFLICT);
@@ -392,7 +406,7 @@ static void test_verify_detects_forgery(void **state)
     char *forged2 = lt_sh("set -e; export GIT_DIR='%s'; t=$(git rev-parse main^{tree}); "
                           "c=$(printf 'hello\\n\\nnot an event\\n' | GIT_AUTHOR_NAME=x "
                           "GIT_AUTHOR_EMAIL=x@x GIT_COMMITTER_NAME=x GIT_COMMITTER_EMAIL=x@x git "
-                          "commit-tree $t -p main~3); git update-ref refs/heads/main $c; echo $c",
+                          "commit-tree $t -p main~2); git update-ref refs/heads/main $c; echo $c",
                           f->path);
     forged2[strcspn(forged2, "\n")] = '\0';
     bad = NULL;

@@ -14,5 +14,8 @@ foreach(t ${_ledger_sh})
     ENVIRONMENT "${SLINKY_TEST_ENV}")
 endforeach()
 
-add_test(NAME ledger/cli COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/cli.sh)
-set_tests_properties(ledger/cli PROPERTIES LABELS unit TIMEOUT 300 ENVIRONMENT "${SLINKY_TEST_ENV}")
+foreach(t cli damaged)
+  add_test(NAME ledger/${t} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/${t}.sh)
+  set_tests_properties(ledger/${t} PROPERTIES LABELS unit TIMEOUT 300
+    ENVIRONMENT "${SLINKY_TEST_ENV}")
+endforeach()

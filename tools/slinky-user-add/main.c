@@ -300,9 +300,12 @@ int main(int argc, char **argv)
     ctx c = {NULL, dry, actor, 0};
     int rc = EX_OK;
     if (slinky_ledger_open(&c.l, ledger_path) < 0) {
+        bool missing = slinky_error_last()->code == SLINKY_ENOTFOUND;
         rc = die("open ledger");
-        fprintf(stderr, "slinky-user-add: create one with: slinkyctl ledger --ledger %s init\n",
-                ledger_path);
+        if (missing)
+            fprintf(stderr,
+                    "slinky-user-add: create one with: slinkyctl ledger --ledger %s init\n",
+                    ledger_path);
         goto out;
     }
     /* user */
