@@ -25,7 +25,8 @@
  * leave unreferenced objects: run `git gc` on the repository now and then.
  *
  * Ids: uids and gids share one space allocated from a configured range
- * (default 65536-524287, Kanidm's manual range). A user's primary gid is its
+ * (default 65536-524287, Kanidm's manual range); an id given below that range
+ * is SLINKY_EINVALID (it belongs to the base system). A user's primary gid is its
  * uid (a user private group). Ids are never reused: deleting a user or
  * group leaves a tombstone.
  *
@@ -183,6 +184,14 @@ SLINKY_API slinky_status slinky_ledger_ssh_key_check(const char *key);
  * it: [a-z_][a-z0-9_.-]*, at most 32 characters.
  */
 SLINKY_API bool slinky_ledger_name_is_valid(const char *name);
+
+/**
+ * True when `name` belongs to the base system (root, daemon, bin, nobody,
+ * nogroup, sshd, slurm, munge and the other Debian base-passwd names): the
+ * ledger refuses to record such a user or group (SLINKY_EINVALID) and serves
+ * no keys for it.
+ */
+SLINKY_API bool slinky_ledger_name_is_reserved(const char *name);
 
 /* ------------------------------------------------------------------ */
 /* Reading                                                            */

@@ -290,7 +290,7 @@ static const char *const reserved_names[] = {
     "openldap", "systemd-network", "systemd-resolve", "systemd-timesync", "systemd-journal",
 };
 
-bool slinky_ledger__name_reserved(const char *name)
+bool slinky_ledger_name_is_reserved(const char *name)
 {
     for (size_t i = 0; name && i < SLINKY__ARRAY_SIZE(reserved_names); i++)
         if (!strcmp(reserved_names[i], name))
@@ -372,7 +372,7 @@ int slinky_ledger__event_check(slinky_ledger__event *ev)
     if ((rc = check_name(ev->name, what)) < 0)
         return rc;
     if ((k == SLINKY_LEDGER_USER_ADD || k == SLINKY_LEDGER_GROUP_ADD) &&
-        slinky_ledger__name_reserved(ev->name))
+        slinky_ledger_name_is_reserved(ev->name))
         return slinky__error_set(SLINKY_EINVALID,
                                  "%s '%s' is reserved for the base system (the ledger never "
                                  "records system accounts)",

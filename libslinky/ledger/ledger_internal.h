@@ -30,8 +30,6 @@ SLINKY_HIDDEN void slinky_ledger__event_dispose(slinky_ledger__event *ev);
 SLINKY_HIDDEN int slinky_ledger__event_copy(slinky_ledger__event *out, const slinky_ledger_event *in);
 /** Parse one event JSON object (record parsing; fuzzed). Unknown members are errors. */
 SLINKY_HIDDEN int slinky_ledger__event_parse(slinky_ledger__event *out, const char *json, size_t len);
-/** True for a name of the base system (root, daemon, nobody, sshd, ...). */
-SLINKY_HIDDEN bool slinky_ledger__name_reserved(const char *name);
 /** Fill defaults (home, shell, actor, request id) and check the fields of its kind. */
 SLINKY_HIDDEN int slinky_ledger__event_check(slinky_ledger__event *ev);
 /** Canonical one-line JSON of the event fields (no actor/request id). */

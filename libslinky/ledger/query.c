@@ -148,7 +148,7 @@ slinky_status slinky_ledger_keys(char **out, slinky_ledger *ledger, const char *
 {
     if (!out)
         return slinky__error_set(SLINKY_EINVALID, "slinky_ledger_keys: out is required");
-    if (slinky_ledger__name_reserved(user))
+    if (slinky_ledger_name_is_reserved(user))
         return slinky__error_set(SLINKY_ENOTFOUND,
                                  "'%s' is a system account: the ledger serves no keys for it",
                                  user);

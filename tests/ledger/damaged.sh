@@ -33,6 +33,9 @@ cut() { chmod u+w "$1"; truncate -s "$2" "$1"; }
 
 # --- 1: truncated loose objects ---------------------------------------------
 export SLINKY_LEDGER=$W/a.git
+# the target root has its own (empty) base passwd/group, not this host's
+printf '#!/bin/sh\nexec %s "$@" --root %s\n' "$ADD" "$W/target" >"$W/add"; chmod +x "$W/add"
+ADD=$W/add
 "$CTL" ledger init >/dev/null
 "$ADD" alice --ssh-key-file "$K" >/dev/null
 tip=$(git --git-dir="$SLINKY_LEDGER" rev-parse main)

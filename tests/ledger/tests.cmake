@@ -14,7 +14,7 @@ foreach(t ${_ledger_sh})
     ENVIRONMENT "${SLINKY_TEST_ENV}")
 endforeach()
 
-foreach(t cli damaged)
+foreach(t cli damaged user_add)
   add_test(NAME ledger/${t} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/${t}.sh)
   set_tests_properties(ledger/${t} PROPERTIES LABELS unit TIMEOUT 300
     ENVIRONMENT "${SLINKY_TEST_ENV}")
