@@ -7,6 +7,7 @@
 #include "core/internal.h"
 #include "slinky/doc.h"
 #include "slinky/ledger.h"
+#include "ledger/sink.h"
 
 /* The init event (first commit) is kind 0 internally; never appended by users. */
 #define SLINKY_LEDGER__INIT 0
@@ -96,62 +97,11 @@ SLINKY_HIDDEN int slinky_ledger__verify_from(size_t *events_out, char **bad_comm
                                              slinky_ledger *ledger, const git_oid *start);
 
 /* ------------------------------------------------------------------ */
-/* Replay: the tip loaded into memory, and the sinks                  */
+/* Replay: the tip loaded into memory (the types are in sink.h)       */
 /* ------------------------------------------------------------------ */
-
-typedef struct slinky_ledger__key {
-    char *tag, *key;
-} slinky_ledger__key;
-
-typedef struct slinky_ledger__user {
-    char *name, *gecos, *home, *shell, *state;
-    uint32_t uid, gid;
-    slinky_ledger__key *keys;
-    size_t nkeys;
-} slinky_ledger__user;
-
-typedef struct slinky_ledger__group {
-    char *name, *state, *description, *organization;
-    uint32_t gid;
-    char **members; /* group members, or users of an account */
-    size_t nmembers;
-} slinky_ledger__group;
-
-typedef struct slinky_ledger__state {
-    slinky_ledger__user *users; /* sorted by uid */
-    size_t nusers;
-    slinky_ledger__group *groups; /* sorted by gid */
-    size_t ngroups;
-    slinky_ledger__group *accounts; /* sorted by name */
-    size_t naccounts;
-    char *cluster;
-} slinky_ledger__state;
 
 SLINKY_HIDDEN int slinky_ledger__state_load(slinky_ledger__state *out, slinky_ledger *l,
                                             const git_oid *commit);
 SLINKY_HIDDEN void slinky_ledger__state_dispose(slinky_ledger__state *st);
-SLINKY_HIDDEN const slinky_ledger__user *slinky_ledger__state_user(const slinky_ledger__state *st,
-                                                                   const char *name);
-
-/* A replay run shared by the sinks. */
-typedef struct slinky_ledger__run {
-    const slinky_ledger_replay_options *opts;
-    const slinky_ledger__state *st;
-    slinky__buf plan;
-    const char *sink;
-    size_t done, total;
-} slinky_ledger__run;
-
-/** Record one plan line ("sink: what") and report progress. */
-SLINKY_HIDDEN void slinky_ledger__run_step(slinky_ledger__run *run, bool changes, const char *fmt,
-                                           ...) SLINKY_PRINTF(3, 4);
-/** Run argv (no shell); capture stdout (may be NULL). Returns exit status >= 0 or error. */
-SLINKY_HIDDEN int slinky_ledger__exec(char **stdout_out, char *const argv[]);
-
-SLINKY_HIDDEN int slinky_ledger__sink_posix(slinky_ledger__run *run);
-SLINKY_HIDDEN int slinky_ledger__sink_slurm(slinky_ledger__run *run);
-SLINKY_HIDDEN int slinky_ledger__sink_kanidm(slinky_ledger__run *run);
-/* kube/sink_kube.c, built only with the kube module (weak in replay.c) */
-SLINKY_HIDDEN int slinky_ledger__sink_kube(slinky_ledger__run *run);
 
 #endif

@@ -108,14 +108,11 @@ slinky_status slinky_ledger_show(char **json_out, slinky_ledger *ledger)
     }
     free(lj);
     git_tree_free(tree);
-    if (rc == 0 && b.failed)
-        rc = slinky__error_oom();
     if (rc < 0) {
         slinky__buf_dispose(&b);
         return rc;
     }
-    *json_out = slinky__buf_detach(&b, NULL);
-    return 0;
+    return slinky__buf_finish(json_out, NULL, &b);
 }
 
 slinky_status slinky_ledger_get(char **json_out, slinky_ledger *ledger, const char *kind,
@@ -308,14 +305,11 @@ static int walk_export(char **out, slinky_ledger *l, const char *subject)
         git_commit_free(c);
     }
     free(v);
-    if (rc == 0 && b.failed)
-        rc = slinky__error_oom();
     if (rc < 0) {
         slinky__buf_dispose(&b);
         return rc;
     }
-    *out = slinky__buf_detach(&b, NULL);
-    return 0;
+    return slinky__buf_finish(out, NULL, &b);
 }
 
 slinky_status slinky_ledger_history(char **jsonl_out, slinky_ledger *ledger, const char *subject)

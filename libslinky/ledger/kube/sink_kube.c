@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ledger/ledger_internal.h"
+#include "ledger/sink.h"
 #include "slinky/kube.h"
 
 #define MANAGED_BY "slinky-ledger"
