@@ -290,7 +290,8 @@ enum slinky_ledger_sink {
     SLINKY_LEDGER_SINK_POSIX = 1,  /**< passwd/group/shadow/authorized_keys under a root */
     SLINKY_LEDGER_SINK_SLURM = 2,  /**< Slurm accounting through sacctmgr */
     SLINKY_LEDGER_SINK_KANIDM = 4, /**< kanidm CLI commands */
-    SLINKY_LEDGER_SINK_KUBE = 8    /**< a Kubernetes Secret (needs the kube module) */
+    SLINKY_LEDGER_SINK_KUBE = 8,   /**< a Kubernetes Secret (needs the kube module) */
+    SLINKY_LEDGER_SINK_LDAP = 16   /**< an LDAP directory (needs libldap; options version 2) */
 };
 
 /**
@@ -301,7 +302,8 @@ enum slinky_ledger_sink {
 typedef void (*slinky_ledger_progress_cb)(const char *sink, size_t done, size_t total,
                                           const char *step, void *payload);
 
-#define SLINKY_LEDGER_REPLAY_OPTIONS_VERSION 1
+/* Version 2 added the ldap_* members; version 1 callers are still accepted. */
+#define SLINKY_LEDGER_REPLAY_OPTIONS_VERSION 2
 /** Options of slinky_ledger_replay(). */
 typedef struct slinky_ledger_replay_options {
     unsigned int version;
@@ -324,10 +326,32 @@ typedef struct slinky_ledger_replay_options {
     const char *kubeconfig;
     const char *kube_namespace;
     const char *kube_secret;
+    /**
+     * LDAP sink (version 2). Users are uid=NAME,ou=people,BASE
+     * (account + posixAccount + shadowAccount + ldapPublicKey: uid, cn,
+     * uidNumber, gidNumber, homeDirectory, loginShell, gecos when ASCII,
+     * sshPublicKey; a disabled user has no keys and shadowExpire 1), groups
+     * and user private groups cn=NAME,ou=groups,BASE (posixGroup: gidNumber,
+     * memberUid); both OUs are created when missing. The connection is
+     * always TLS: ldaps://, or ldap:// with StartTLS required; the server
+     * certificate is verified against ldap_ca_file (NULL: the system's CAs).
+     * The bind password is the content of ldap_password_file (a Kubernetes
+     * Secret mounted as a file is one; one final newline is ignored).
+     * Entries of ledger tombstones are deleted when their uidNumber/gidNumber
+     * is the ledger's. Before anything is written, a name or id that another
+     * directory entry holds (one the ledger does not know) is
+     * SLINKY_ECONFLICT naming both; an unreachable server is
+     * SLINKY_EUNAVAILABLE naming it.
+     */
+    const char *ldap_uri;           /**< ldaps://host:port or ldap://host:port */
+    const char *ldap_base;          /**< e.g. dc=example,dc=org */
+    const char *ldap_bind_dn;       /**< NULL: anonymous (read-only servers only) */
+    const char *ldap_password_file; /**< bind password */
+    const char *ldap_ca_file;       /**< PEM CA certificate(s) */
 } slinky_ledger_replay_options;
 #define SLINKY_LEDGER_REPLAY_OPTIONS_INIT                                                 \
     {SLINKY_LEDGER_REPLAY_OPTIONS_VERSION, 0, NULL, false, false, NULL, NULL, NULL, NULL, \
-     NULL, NULL, NULL, NULL}
+     NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
 /** Fill opts with defaults. SLINKY_EINVALID for an unknown version. */
 SLINKY_API slinky_status slinky_ledger_replay_options_init(slinky_ledger_replay_options *opts,
                                                            unsigned int version);
@@ -335,7 +359,7 @@ SLINKY_API slinky_status slinky_ledger_replay_options_init(slinky_ledger_replay_
 /**
  * Converge the chosen sinks to the tip, in dependency order (groups, users,
  * memberships, keys, Slurm accounts, associations; sinks run in the order
- * posix, kanidm, kube, slurm). SLINKY_EUNSUPPORTED for the kube sink in a
+ * posix, kanidm, ldap, kube, slurm). SLINKY_EUNSUPPORTED for the kube sink in a
  * library built without the kube module. Each step looks before
  * it writes; a name that exists in a sink with a different id is a conflict:
  * replay stops with SLINKY_ECONFLICT naming it (nothing is renumbered).

@@ -8,3 +8,12 @@ list(APPEND SLINKY_MODULE_PC zlib)
 if("kube" IN_LIST SLINKY_MODULES)
   list(APPEND SLINKY_SOURCES ${CMAKE_SOURCE_DIR}/libslinky/ledger/kube/sink_kube.c)
 endif()
+# The LDAP sink speaks to the directory with libldap (OpenLDAP's client
+# library, Debian libldap-dev): built when it is found; without it replaying
+# into SLINKY_LEDGER_SINK_LDAP is SLINKY_EUNSUPPORTED.
+pkg_check_modules(LDAP IMPORTED_TARGET ldap)
+if(LDAP_FOUND)
+  list(APPEND SLINKY_SOURCES ${CMAKE_SOURCE_DIR}/libslinky/ledger/ldap/sink_ldap.c)
+  list(APPEND SLINKY_MODULE_LIBS PkgConfig::LDAP)
+  list(APPEND SLINKY_MODULE_PC ldap)
+endif()

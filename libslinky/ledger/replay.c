@@ -1,5 +1,6 @@
 /* Replay: load the tip into memory, converge sinks, record progress refs. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -235,48 +236,59 @@ int slinky_ledger__state_load(slinky_ledger__state *out, slinky_ledger *l, const
 /* Replay                                                             */
 /* ------------------------------------------------------------------ */
 
+/* The size of the options of a version (1: without the ldap_* members), or 0. */
+static size_t options_size(unsigned int version)
+{
+    if (version == 1)
+        return offsetof(slinky_ledger_replay_options, ldap_uri);
+    return version == SLINKY_LEDGER_REPLAY_OPTIONS_VERSION ? sizeof(slinky_ledger_replay_options)
+                                                           : 0;
+}
+
 slinky_status slinky_ledger_replay_options_init(slinky_ledger_replay_options *opts,
                                                 unsigned int version)
 {
-    if (!opts || version != SLINKY_LEDGER_REPLAY_OPTIONS_VERSION)
+    if (!opts || !options_size(version))
         return slinky__error_set(SLINKY_EINVALID,
                                  "unknown slinky_ledger_replay_options version %u", version);
     slinky_ledger_replay_options o = SLINKY_LEDGER_REPLAY_OPTIONS_INIT;
-    *opts = o;
+    o.version = version;
+    memcpy(opts, &o, options_size(version));
     return 0;
 }
 
-/* Defined in kube/sink_kube.c only when the kube module is built. */
+/* Optional sinks: kube/sink_kube.c is built only with the kube module and
+ * ldap/sink_ldap.c only with libldap; a missing one is a NULL address. */
 int slinky_ledger__sink_kube(slinky_ledger__run *run) __attribute__((weak));
-
-static int sink_kube(slinky_ledger__run *run)
-{
-    if (!slinky_ledger__sink_kube)
-        return slinky__error_set(SLINKY_EUNSUPPORTED,
-                                 "the kube sink needs libslinky built with the kube module");
-    return slinky_ledger__sink_kube(run);
-}
+int slinky_ledger__sink_ldap(slinky_ledger__run *run) __attribute__((weak));
 
 static const struct {
     unsigned bit;
     const char *name;
     int (*fn)(slinky_ledger__run *);
+    const char *needs; /* what the library is built without when fn is NULL */
 } sinks[] = {
-    {SLINKY_LEDGER_SINK_POSIX, "posix", slinky_ledger__sink_posix},
-    {SLINKY_LEDGER_SINK_KANIDM, "kanidm", slinky_ledger__sink_kanidm},
-    {SLINKY_LEDGER_SINK_KUBE, "kube", sink_kube},
-    {SLINKY_LEDGER_SINK_SLURM, "slurm", slinky_ledger__sink_slurm},
+    {SLINKY_LEDGER_SINK_POSIX, "posix", slinky_ledger__sink_posix, NULL},
+    {SLINKY_LEDGER_SINK_KANIDM, "kanidm", slinky_ledger__sink_kanidm, NULL},
+    {SLINKY_LEDGER_SINK_LDAP, "ldap", slinky_ledger__sink_ldap, "libldap"},
+    {SLINKY_LEDGER_SINK_KUBE, "kube", slinky_ledger__sink_kube, "the kube module"},
+    {SLINKY_LEDGER_SINK_SLURM, "slurm", slinky_ledger__sink_slurm, NULL},
 };
 
 slinky_status slinky_ledger_replay(char **plan_out, slinky_ledger *ledger,
-                                   const slinky_ledger_replay_options *opts)
+                                   const slinky_ledger_replay_options *given)
 {
-    if (!ledger || !opts)
+    if (!ledger || !given)
         return slinky__error_set(SLINKY_EINVALID, "slinky_ledger_replay: ledger and opts required");
-    if (opts->version != SLINKY_LEDGER_REPLAY_OPTIONS_VERSION)
+    if (!options_size(given->version))
         return slinky__error_set(SLINKY_EINVALID,
-                                 "unknown slinky_ledger_replay_options version %u", opts->version);
-    if (!opts->sinks || (opts->sinks & ~15u))
+                                 "unknown slinky_ledger_replay_options version %u",
+                                 given->version);
+    /* an older caller's options, with the later members at their defaults */
+    slinky_ledger_replay_options all = SLINKY_LEDGER_REPLAY_OPTIONS_INIT;
+    memcpy(&all, given, options_size(given->version));
+    const slinky_ledger_replay_options *opts = &all;
+    if (!opts->sinks || (opts->sinks & ~31u))
         return slinky__error_set(SLINKY_EINVALID, "replay: no sink (or an unknown sink) chosen");
     if ((opts->sinks & SLINKY_LEDGER_SINK_POSIX) && (!opts->posix_root || !*opts->posix_root))
         return slinky__error_set(SLINKY_EINVALID, "replay: the POSIX sink needs a root folder");
@@ -306,6 +318,11 @@ slinky_status slinky_ledger_replay(char **plan_out, slinky_ledger *ledger,
     for (size_t i = 0; rc == 0 && i < SLINKY__ARRAY_SIZE(sinks); i++) {
         if (!(opts->sinks & sinks[i].bit))
             continue;
+        if (!sinks[i].fn) {
+            rc = slinky__error_set(SLINKY_EUNSUPPORTED, "the %s sink needs libslinky built with %s",
+                                   sinks[i].name, sinks[i].needs);
+            break;
+        }
         char *refname = slinky__sprintf("refs/replay/%s/%s", inc, sinks[i].name);
         if (!refname) {
             rc = SLINKY_ENOMEM;

@@ -1,12 +1,17 @@
 # Ledger tests written as shell scripts over the tools: the command-line tools
 # (no daemons), and integration tests with real slurmdbd/MariaDB, real sshd,
-# and the project's API server + kubectl.
+# real OpenLDAP slapd, and the project's API server + kubectl.
 if(NOT (TARGET slinkyctl AND TARGET slinky-user-add AND TARGET slinky-ledger-keys))
   return()
 endif()
 set(_ledger_sh reprovision seamless_ssh)
 if(TARGET slinky-apiserver AND "kube" IN_LIST SLINKY_ENABLED_MODULES)
   list(APPEND _ledger_sh kube)
+endif()
+# the LDAP sink is built when libldap is (libslinky/ledger/module.cmake); the
+# test needs Debian's slapd, ldap-utils and gnutls-bin (.ci/packages.txt)
+if(LDAP_FOUND)
+  list(APPEND _ledger_sh ldap)
 endif()
 foreach(t ${_ledger_sh})
   add_test(NAME ledger/${t} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/itest_${t}.sh)
