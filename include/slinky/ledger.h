@@ -335,8 +335,10 @@ typedef struct slinky_ledger_replay_options {
      * memberUid); both OUs are created when missing. The connection is
      * always TLS: ldaps://, or ldap:// with StartTLS required; the server
      * certificate is verified against ldap_ca_file (NULL: the system's CAs).
-     * The bind password is the content of ldap_password_file (a Kubernetes
-     * Secret mounted as a file is one; one final newline is ignored).
+     * The bind password is the content of ldap_password_file (one final
+     * newline is ignored), or the value of a key of a Kubernetes Secret,
+     * ldap_password_secret "[NAMESPACE/]NAME/KEY", read with the kube sink's
+     * kubeconfig and namespace (needs the kube module).
      * Entries of ledger tombstones are deleted when their uidNumber/gidNumber
      * is the ledger's. Before anything is written, a name or id that another
      * directory entry holds (one the ledger does not know) is
@@ -348,10 +350,11 @@ typedef struct slinky_ledger_replay_options {
     const char *ldap_bind_dn;       /**< NULL: anonymous (read-only servers only) */
     const char *ldap_password_file; /**< bind password */
     const char *ldap_ca_file;       /**< PEM CA certificate(s) */
+    const char *ldap_password_secret; /**< bind password: "[NAMESPACE/]NAME/KEY" of a Secret */
 } slinky_ledger_replay_options;
 #define SLINKY_LEDGER_REPLAY_OPTIONS_INIT                                                 \
     {SLINKY_LEDGER_REPLAY_OPTIONS_VERSION, 0, NULL, false, false, NULL, NULL, NULL, NULL, \
-     NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
+     NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
 /** Fill opts with defaults. SLINKY_EINVALID for an unknown version. */
 SLINKY_API slinky_status slinky_ledger_replay_options_init(slinky_ledger_replay_options *opts,
                                                            unsigned int version);

@@ -65,6 +65,11 @@ SLINKY_HIDDEN int slinky_ledger__sink_slurm(slinky_ledger__run *run);
 SLINKY_HIDDEN int slinky_ledger__sink_kanidm(slinky_ledger__run *run);
 /* kube/sink_kube.c, built only with the kube module (weak in replay.c) */
 SLINKY_HIDDEN int slinky_ledger__sink_kube(slinky_ledger__run *run);
+/* kube/sink_kube.c: the value of KEY in the Secret "[NAMESPACE/]NAME/KEY"
+ * (allocated; weak in the LDAP sink) */
+SLINKY_HIDDEN int slinky_ledger__kube_secret_value(char **out,
+                                                   const slinky_ledger_replay_options *o,
+                                                   const char *ref);
 /* ldap/sink_ldap.c, built only when libldap is found (weak in replay.c) */
 SLINKY_HIDDEN int slinky_ledger__sink_ldap(slinky_ledger__run *run);
 

@@ -9,14 +9,20 @@
 #    (exit 3) and nothing is written, not even the unrelated changes;
 #  - slapd down: the sink fails naming the server, the ledger and its replay
 #    progress are unchanged, and a later replay converges;
-#  - a wrong CA or a wrong password fails, naming the problem.
+#  - a wrong CA or a wrong password fails, naming the problem;
+#  - the bind password from a Kubernetes Secret (the project's API server,
+#    when built: LDAP_TEST_SECRET=1 from tests.cmake).
 set -euo pipefail
 B=${SLINKY_BUILD_DIR:?}; D=${SLINKY_TEST_DATA:?}/ledger
 HERE=$(cd "$(dirname "$0")" && pwd)
 CTL=$B/tools/slinkyctl/slinkyctl
 ADD=$B/tools/slinky-user-add/slinky-user-add
 W=$(mktemp -d /tmp/ledger-ldap.XXXXXX)
-cleanup() { bash "$HERE/slapd.sh" stop "$W/slapd" || true; rm -rf "$W"; }
+cleanup() {
+  bash "$HERE/slapd.sh" stop "$W/slapd" || true
+  [ ! -d "$W/api" ] || sh "$HERE/../apiserver/stop-apiserver.sh" "$W/api" || true
+  rm -rf "$W"
+}
 trap cleanup EXIT
 pass=0
 ok() { echo "ok - $*"; pass=$((pass + 1)); }
@@ -115,4 +121,21 @@ rc=0; out=$("$CTL" ledger replay --force --sinks ldap --ldap-uri "$LDAP_URI" --l
 rc=0; out=$("$CTL" ledger replay --force --sinks ldap --ldap-uri "http://127.0.0.1:1" --ldap-base "$LDAP_BASE" 2>&1) || rc=$?
 [ "$rc" = 4 ] || die "bad uri: rc $rc: $out"
 ok "another CA, a wrong password, a non-LDAP uri: refused with the reason"
+
+if [ "${LDAP_TEST_SECRET:-0}" = 1 ]; then
+  SLINKY_BUILD_DIR=$B sh "$HERE/../apiserver/start-apiserver.sh" "$W/api" >/dev/null
+  KC=$W/api/kubeconfig
+  kubectl --kubeconfig "$KC" -n default create secret generic ldap-bind \
+    --from-file=password="$LDAP_PWFILE" >/dev/null
+  add frank
+  sec() {
+    "$CTL" ledger replay --sinks ldap --ldap-uri "$LDAP_URI" --ldap-base "$LDAP_BASE" \
+      --ldap-bind-dn "$LDAP_BIND_DN" --ldap-ca "$LDAP_CA" --kubeconfig "$KC" "$@"
+  }
+  rc=0; out=$(sec --ldap-password-secret default/ldap-bind/nokey 2>&1) || rc=$?
+  [ "$rc" = 5 ] && grep -q "has no key 'nokey'" <<<"$out" || die "missing key: rc $rc: $out"
+  out=$(sec --ldap-password-secret default/ldap-bind/password) || die "replay with the Secret: $out"
+  [ -n "$(search '(uid=frank)')" ] || die "frank not written: $out"
+  ok "bind password from the Secret default/ldap-bind (key password); a missing key exits 5"
+fi
 echo "$pass passed"

@@ -18,6 +18,10 @@ foreach(t ${_ledger_sh})
   set_tests_properties(ledger/${t} PROPERTIES LABELS integration TIMEOUT 900
     ENVIRONMENT "${SLINKY_TEST_ENV}")
 endforeach()
+if(LDAP_FOUND AND "kube" IN_LIST _ledger_sh)
+  # the LDAP bind password from a Secret of the project's API server too
+  set_property(TEST ledger/ldap APPEND PROPERTY ENVIRONMENT LDAP_TEST_SECRET=1)
+endif()
 
 foreach(t cli damaged user_add)
   add_test(NAME ledger/${t} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/${t}.sh)

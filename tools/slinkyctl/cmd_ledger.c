@@ -30,7 +30,8 @@ static void usage(FILE *f)
             "         [--dry-run] [--force] [--sacctmgr BIN] [--kanidm BIN]\n"
             "         [--kubeconfig F] [--namespace NS] [--secret NAME]\n"
             "         [--ldap-uri ldaps://H:P|ldap://H:P (StartTLS)] [--ldap-base DN]\n"
-            "         [--ldap-bind-dn DN --ldap-password-file F] [--ldap-ca PEM]\n"
+            "         [--ldap-bind-dn DN --ldap-password-file F|--ldap-password-secret\n"
+            "          [NS/]SECRET/KEY] [--ldap-ca PEM]\n"
             "                                           converge sinks to the tip\n"
             "  export [FILE]                            all events as JSON lines\n"
             "  import [FILE|-]                          append events from JSON lines\n"
@@ -115,7 +116,8 @@ static int cmd_replay(slinky_ledger *l, int argc, char **argv)
                                        {"ldap-uri", 1, 0, 'U'}, {"ldap-base", 1, 0, 'B'},
                                        {"ldap-bind-dn", 1, 0, 'D'},
                                        {"ldap-password-file", 1, 0, 'P'},
-                                       {"ldap-ca", 1, 0, 'C'},  {0, 0, 0, 0}};
+                                       {"ldap-ca", 1, 0, 'C'},
+                                       {"ldap-password-secret", 1, 0, 'Q'}, {0, 0, 0, 0}};
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -135,6 +137,7 @@ static int cmd_replay(slinky_ledger *l, int argc, char **argv)
         case 'D': o.ldap_bind_dn = optarg; break;
         case 'P': o.ldap_password_file = optarg; break;
         case 'C': o.ldap_ca_file = optarg; break;
+        case 'Q': o.ldap_password_secret = optarg; break;
         default: usage(stderr); return 2;
         }
     }

@@ -46,11 +46,14 @@ typedef struct dentry {
     char *dn;
     vals a[NATTR];
     bool account, group, claimed; /* posixAccount, posixGroup; matched a ledger entry */
+    long id;                      /* uidNumber of an account, gidNumber of a group */
 } dentry;
 
+/* The entries, and indexes: by DN, by (kind, id) and by (kind, name). */
 typedef struct dir {
     dentry *e;
     size_t n;
+    dentry **by_dn, **by_id, **by_name;
     bool have_people, have_groups;
 } dir;
 
@@ -71,6 +74,9 @@ static void dir_dispose(dir *d)
             vals_free(&d->e[i].a[a]);
     }
     free(d->e);
+    free(d->by_dn);
+    free(d->by_id);
+    free(d->by_name);
     memset(d, 0, sizeof(*d));
 }
 
@@ -118,11 +124,21 @@ static int ldap_fail(int lrc, const char *uri, const char *what, LDAP *ld)
     return rc;
 }
 
-static int read_password(char **out, const char *file)
+int slinky_ledger__kube_secret_value(char **out, const slinky_ledger_replay_options *o,
+                                     const char *ref) __attribute__((weak));
+
+static int read_password(char **out, const slinky_ledger_replay_options *o)
 {
     size_t len = 0;
-    int rc = slinky__read_file(out, &len, file);
-    if (rc < 0) {
+    int rc;
+    if (o->ldap_password_secret) {
+        if (!slinky_ledger__kube_secret_value)
+            return slinky__error_set(SLINKY_EUNSUPPORTED, "ldap bind password from a Secret "
+                                     "needs libslinky built with the kube module");
+        if ((rc = slinky_ledger__kube_secret_value(out, o, o->ldap_password_secret)) < 0)
+            return rc;
+        len = strlen(*out);
+    } else if ((rc = slinky__read_file(out, &len, o->ldap_password_file)) < 0) {
         slinky__error_prefix("ldap bind password file: ");
         return rc;
     }
@@ -168,8 +184,8 @@ static int connect_bind(LDAP **out, const slinky_ledger_replay_options *o)
     }
     char *pw = NULL;
     int rc = 0;
-    if (o->ldap_bind_dn && o->ldap_password_file)
-        rc = read_password(&pw, o->ldap_password_file);
+    if (o->ldap_bind_dn)
+        rc = read_password(&pw, o);
     if (rc == 0) {
         struct berval cred = {pw ? strlen(pw) : 0, pw};
         lrc = ldap_sasl_bind_s(ld, o->ldap_bind_dn, LDAP_SASL_SIMPLE, &cred, NULL, NULL, NULL);
@@ -247,12 +263,73 @@ static int load_dir(dir *d, LDAP *ld, const char *uri, const char *base, const c
     return rc;
 }
 
+/* An entry's name: uid of an account, cn of a group (the first value). */
+static const char *ename(const dentry *e)
+{
+    const vals *v = &e->a[e->account ? A_UID : A_CN];
+    return v->n ? v->v[0] : "";
+}
+
+static int cmp_dn(const void *a, const void *b)
+{
+    return strcasecmp((*(dentry *const *)a)->dn, (*(dentry *const *)b)->dn);
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+    const dentry *x = *(dentry *const *)a, *y = *(dentry *const *)b;
+    if (x->account != y->account)
+        return x->account ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    const dentry *x = *(dentry *const *)a, *y = *(dentry *const *)b;
+    if (x->account != y->account)
+        return x->account ? -1 : 1;
+    return strcasecmp(ename(x), ename(y));
+}
+
+static int index_dir(dir *d)
+{
+    if (!d->n)
+        return 0;
+    d->by_dn = slinky__calloc(d->n, sizeof(dentry *));
+    d->by_id = slinky__calloc(d->n, sizeof(dentry *));
+    d->by_name = slinky__calloc(d->n, sizeof(dentry *));
+    if (!d->by_dn || !d->by_id || !d->by_name)
+        return SLINKY_ENOMEM;
+    for (size_t i = 0; i < d->n; i++) {
+        dentry *e = &d->e[i];
+        e->id = num_of(&e->a[e->account ? A_UIDNUM : A_GIDNUM]);
+        d->by_dn[i] = d->by_id[i] = d->by_name[i] = e;
+    }
+    qsort(d->by_dn, d->n, sizeof(dentry *), cmp_dn);
+    qsort(d->by_id, d->n, sizeof(dentry *), cmp_id);
+    qsort(d->by_name, d->n, sizeof(dentry *), cmp_name);
+    return 0;
+}
+
+/* The first of the run of entries equal to key in idx (sorted by cmp), or n. */
+static size_t lower(dentry **idx, size_t n, const dentry *key, int (*cmp)(const void *, const void *))
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp(&idx[mid], &key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 static dentry *find_dn(dir *d, const char *dn)
 {
-    for (size_t i = 0; i < d->n; i++)
-        if (dn_is(d->e[i].dn, dn))
-            return &d->e[i];
-    return NULL;
+    dentry key = {.dn = (char *)dn}, *kp = &key;
+    dentry **r = d->n ? bsearch(&kp, d->by_dn, d->n, sizeof(dentry *), cmp_dn) : NULL;
+    return r ? *r : NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -373,24 +450,29 @@ typedef struct op {
 /* A directory entry (not `self`) of the same kind holding `id` or `name`. */
 static int conflict_check(dir *d, const want *w, const dentry *self, const char *uri)
 {
-    for (size_t i = 0; i < d->n; i++) {
-        dentry *e = &d->e[i];
-        if (e == self || (w->account ? !e->account : !e->group))
-            continue;
-        long id = num_of(&e->a[w->account ? A_UIDNUM : A_GIDNUM]);
-        const vals *names = &e->a[w->account ? A_UID : A_CN];
-        if (id == (long)w->id)
+    char *nv[] = {(char *)w->name};
+    dentry key;
+    memset(&key, 0, sizeof(key));
+    key.account = w->account;
+    key.group = !w->account;
+    key.id = (long)w->id;
+    key.a[w->account ? A_UID : A_CN] = (vals){nv, 1};
+    for (size_t i = lower(d->by_id, d->n, &key, cmp_id);
+         i < d->n && cmp_id(&d->by_id[i], &(dentry *){&key}) == 0; i++)
+        if (d->by_id[i] != self)
             return slinky__error_set(SLINKY_ECONFLICT,
                                      "ldap %s: %s %u of ledger %s '%s' is already used by %s, "
                                      "which the ledger does not know (nothing written)",
                                      uri, w->account ? "uidNumber" : "gidNumber", w->id,
-                                     w->account ? "user" : "group", w->name, e->dn);
-        if (has_val(names, w->name))
+                                     w->account ? "user" : "group", w->name, d->by_id[i]->dn);
+    for (size_t i = lower(d->by_name, d->n, &key, cmp_name);
+         i < d->n && cmp_name(&d->by_name[i], &(dentry *){&key}) == 0; i++)
+        if (d->by_name[i] != self)
             return slinky__error_set(SLINKY_ECONFLICT,
                                      "ldap %s: %s '%s' is already the name of %s (nothing "
                                      "written)",
-                                     uri, w->account ? "user" : "group", w->name, e->dn);
-    }
+                                     uri, w->account ? "user" : "group", w->name,
+                                     d->by_name[i]->dn);
     return 0;
 }
 
@@ -490,9 +572,10 @@ int slinky_ledger__sink_ldap(slinky_ledger__run *run)
     if (!o->ldap_uri || !*o->ldap_uri || !o->ldap_base || !*o->ldap_base)
         return slinky__error_set(SLINKY_EINVALID,
                                  "replay: the ldap sink needs ldap_uri and ldap_base");
-    if (o->ldap_bind_dn && !o->ldap_password_file)
+    if (o->ldap_bind_dn && !o->ldap_password_file == !o->ldap_password_secret)
         return slinky__error_set(SLINKY_EINVALID,
-                                 "replay: the ldap sink's bind dn needs a password file");
+                                 "replay: the ldap sink's bind dn needs a password file or a "
+                                 "Secret (one of them)");
     const char *uri = o->ldap_uri;
     char *people = slinky__sprintf("ou=people,%s", o->ldap_base);
     char *groups = slinky__sprintf("ou=groups,%s", o->ldap_base);
@@ -509,6 +592,8 @@ int slinky_ledger__sink_ldap(slinky_ledger__run *run)
         rc = connect_bind(&ld, o);
     if (rc == 0)
         rc = load_dir(&d, ld, uri, o->ldap_base, people, groups);
+    if (rc == 0)
+        rc = index_dir(&d);
     /* wanted: groups (ledger groups and user private groups), then users */
     for (size_t i = 0; rc == 0 && i < st->nusers; i++) {
         const slinky_ledger__user *u = &st->users[i];
