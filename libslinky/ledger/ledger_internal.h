@@ -82,6 +82,9 @@ SLINKY_HIDDEN int slinky_ledger__tip(git_commit **out, git_repository *repo);
 /** Check an OpenSSH key; on success *type_out/blob (borrowed from key) may be NULL. */
 SLINKY_HIDDEN int slinky_ledger__ssh_key_check(const char *key);
 
+/** Remove REF's lock file when it is older than a live writer would hold it. */
+SLINKY_HIDDEN void slinky_ledger__clear_stale_lock(git_repository *repo, const char *ref);
+
 /* The last tip that passed verify (kept by verify, appends and replays). */
 #define SLINKY_LEDGER__VERIFIED_REF "refs/slinky/verified"
 /**

@@ -410,9 +410,11 @@ int slinky_ledger__check_history(slinky_ledger *l, const git_oid *tip)
         rc = verify_range(NULL, NULL, l, tip, after ? &seen : NULL);
         if (rc == 0) {
             git_reference *ref = NULL;
-            if (git_reference_create(&ref, l->repo, SLINKY_LEDGER__VERIFIED_REF, tip, 1,
-                                     "verified") < 0)
-                git_error_clear();
+            int grc = git_reference_create(&ref, l->repo, SLINKY_LEDGER__VERIFIED_REF, tip, 1,
+                                           "verified");
+            git_error_clear();
+            if (grc == GIT_ELOCKED) /* a writer killed while it held the lock */
+                slinky_ledger__clear_stale_lock(l->repo, SLINKY_LEDGER__VERIFIED_REF);
             git_reference_free(ref);
         }
     }

@@ -250,9 +250,9 @@ static void backoff(unsigned attempt)
     nanosleep(&ts, NULL);
 }
 
-static void clear_stale_lock(slinky_ledger *l)
+void slinky_ledger__clear_stale_lock(git_repository *repo, const char *ref)
 {
-    char *lock = slinky__sprintf("%s/" MAIN_REF ".lock", git_repository_path(l->repo));
+    char *lock = slinky__sprintf("%s/%s.lock", git_repository_path(repo), ref);
     struct stat st;
     if (lock && stat(lock, &st) == 0 && time(NULL) - st.st_mtime >= STALE_LOCK_SECONDS) {
         slinky__log(SLINKY_LOG_WARNING, "ledger", "removing stale lock %s (a writer died)", lock);
@@ -332,16 +332,18 @@ static int append_event(char **result_out, slinky_ledger *l, slinky_ledger__even
         if (grc == GIT_EMODIFIED || grc == GIT_ELOCKED) {
             git_error_clear();
             if (grc == GIT_ELOCKED)
-                clear_stale_lock(l);
+                slinky_ledger__clear_stale_lock(l->repo, MAIN_REF);
             retry = true;
         } else if (grc < 0) {
             rc = slinky_ledger__git_error(SLINKY_EGIT, "update " MAIN_REF);
         } else {
             /* our own commit is the tip verified before plus a checked event */
             git_reference *vr = NULL;
-            if (git_reference_create_matching(&vr, l->repo, SLINKY_LEDGER__VERIFIED_REF,
-                                              &commit_id, 1, git_commit_id(tip), "append") < 0)
-                git_error_clear(); /* another writer moved it: verified again later */
+            int vrc = git_reference_create_matching(&vr, l->repo, SLINKY_LEDGER__VERIFIED_REF,
+                                                    &commit_id, 1, git_commit_id(tip), "append");
+            git_error_clear(); /* another writer moved it: verified again later */
+            if (vrc == GIT_ELOCKED)
+                slinky_ledger__clear_stale_lock(l->repo, SLINKY_LEDGER__VERIFIED_REF);
             git_reference_free(vr);
         }
         if (rc == 0 && grc == 0 && result_out) {

@@ -106,6 +106,13 @@ out=$(replay) || die "replay after slapd came back: $out"
 [ -n "$(search '(uid=erin)')" ] && [ "$(attr '(cn=physics)' memberUid | sort | tr '\n' ' ')" = "alice erin " ] || die "not converged: $out"
 ok "slapd down: fails naming $LDAP_URI, ledger and progress unchanged; the next replay converges"
 
+out=$("$ADD" grace --ssh-key-file "$D/ecdsa.pub" --group physics --root "$W/empty" --apply ldap \
+  --ldap-uri "$LDAP_URI" --ldap-base "$LDAP_BASE" --ldap-bind-dn "$LDAP_BIND_DN" \
+  --ldap-password-file "$LDAP_PWFILE" --ldap-ca "$LDAP_CA") || die "user-add --apply ldap: $out"
+[ "$(attr '(uid=grace)' uidNumber)" = "$(ledger_uid grace)" ] || die "grace: $out"
+grep -q "^ecdsa-sha2-" <<<"$(attr '(uid=grace)' sshPublicKey)" || die "grace's key"
+ok "slinky-user-add --apply ldap records and writes the user in one command"
+
 # TLS and credentials
 openssl_free_ca=$W/other-ca.pem
 certtool --generate-privkey --key-type=ecdsa --outfile "$W/other.key" 2>/dev/null

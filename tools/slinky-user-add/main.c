@@ -29,7 +29,7 @@ static void usage(FILE *f)
             "  --gecos TEXT, --shell PATH, --home PATH\n"
             "  --ledger PATH      ledger repository (default $SLINKY_LEDGER or\n"
             "                     /var/lib/slinky/ledger)\n"
-            "  --apply SINKS      converge sinks afterwards: posix,slurm,kanidm,kube\n"
+            "  --apply SINKS      converge sinks afterwards: posix,slurm,kanidm,kube,ldap\n"
             "  --root DIR         root folder of the posix sink (default /); names and\n"
             "                     uids/gids already in its etc/passwd or etc/group that\n"
             "                     the ledger does not hold are refused (exit 4), as are\n"
@@ -37,6 +37,10 @@ static void usage(FILE *f)
             "  --incarnation X    cluster incarnation for replay progress (default 'default')\n"
             "  --sacctmgr BIN, --kanidm BIN   programs used by the slurm and kanidm sinks\n"
             "  --kubeconfig F, --namespace NS where the kube sink writes its Secret\n"
+            "  --ldap-uri U, --ldap-base DN, --ldap-bind-dn DN, --ldap-ca PEM,\n"
+            "  --ldap-password-file F | --ldap-password-secret [NS/]NAME/KEY\n"
+            "                     the directory of the ldap sink (TLS always: ldaps:// or\n"
+            "                     ldap:// with StartTLS)\n"
             "  --actor NAME       who is recorded as the author (default $USER)\n"
             "  --dry-run          print the events that would be recorded; change nothing\n"
             "  -h, --help         this text\n"
@@ -397,6 +401,8 @@ int main(int argc, char **argv)
     const char *account = NULL, *apply = NULL, *root = "/", *incarnation = NULL;
     const char *sacctmgr = NULL, *kanidm = NULL, *gecos = NULL, *shell = NULL, *home = NULL;
     const char *actor = NULL, *kubeconfig = NULL, *kube_ns = NULL;
+    const char *ldap_uri = NULL, *ldap_base = NULL, *ldap_dn = NULL, *ldap_pwf = NULL;
+    const char *ldap_pws = NULL, *ldap_ca = NULL;
     unsigned long uid = 0;
     bool dry = false;
     /* on the stack: the early exits below need not free them (argc is small) */
@@ -409,7 +415,9 @@ int main(int argc, char **argv)
         {"sacctmgr", 1, 0, 'S'},     {"kanidm", 1, 0, 'K'},     {"gecos", 1, 0, 'c'},
         {"shell", 1, 0, 's'},        {"home", 1, 0, 'd'},       {"actor", 1, 0, 'w'},
         {"kubeconfig", 1, 0, 'C'},   {"namespace", 1, 0, 'N'},  {"help", 0, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"ldap-uri", 1, 0, 'U'},     {"ldap-base", 1, 0, 'B'},  {"ldap-bind-dn", 1, 0, 'D'},
+        {"ldap-password-file", 1, 0, 'P'}, {"ldap-password-secret", 1, 0, 'Q'},
+        {"ldap-ca", 1, 0, 'Y'},      {0, 0, 0, 0}};
     int o;
     while ((o = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
         switch (o) {
@@ -438,6 +446,12 @@ int main(int argc, char **argv)
         case 'w': actor = optarg; break;
         case 'C': kubeconfig = optarg; break;
         case 'N': kube_ns = optarg; break;
+        case 'U': ldap_uri = optarg; break;
+        case 'B': ldap_base = optarg; break;
+        case 'D': ldap_dn = optarg; break;
+        case 'P': ldap_pwf = optarg; break;
+        case 'Q': ldap_pws = optarg; break;
+        case 'Y': ldap_ca = optarg; break;
         case 'h': usage(stdout); return EX_OK;
         default: usage(stderr); return EX_USAGE;
         }
@@ -478,9 +492,11 @@ int main(int argc, char **argv)
                 sinks |= SLINKY_LEDGER_SINK_KANIDM;
             else if (!strcmp(t, "kube"))
                 sinks |= SLINKY_LEDGER_SINK_KUBE;
+            else if (!strcmp(t, "ldap"))
+                sinks |= SLINKY_LEDGER_SINK_LDAP;
             else {
                 fprintf(stderr, "slinky-user-add: --apply: unknown sink '%s' (posix, slurm, "
-                                "kanidm, kube)\n",
+                                "kanidm, kube, ldap)\n",
                         t);
                 free(s);
                 return EX_USAGE;
@@ -529,6 +545,12 @@ int main(int argc, char **argv)
         ro.kanidm = kanidm;
         ro.kubeconfig = kubeconfig;
         ro.kube_namespace = kube_ns;
+        ro.ldap_uri = ldap_uri;
+        ro.ldap_base = ldap_base;
+        ro.ldap_bind_dn = ldap_dn;
+        ro.ldap_password_file = ldap_pwf;
+        ro.ldap_password_secret = ldap_pws;
+        ro.ldap_ca_file = ldap_ca;
         ro.dry_run = dry;
         int tty = isatty(2);
         ro.progress = progress;
