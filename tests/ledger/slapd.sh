@@ -4,7 +4,10 @@
 #                       certtool, a cn=config in DIR/slapd.d, an mdb database
 #                       dc=slinky,dc=test) and start slapd on a free loopback
 #                       port; writes DIR/env (LDAP_URI, LDAP_BASE,
-#                       LDAP_BIND_DN, LDAP_PWFILE, LDAP_CA, LDAP_PORT)
+#                       LDAP_BIND_DN, LDAP_PWFILE, LDAP_CA, LDAP_PORT, and
+#                       LDAP_SVC_DN/LDAP_SVC_PWFILE: a service account that may
+#                       write but, as every DN but the root DN, gets at most
+#                       10 entries per search)
 #   slapd.sh start DIR  start it again (same port) after a stop
 #   slapd.sh stop DIR   stop it (the data stays)
 # Every operation needs TLS (olcSecurity tls=1): clients use StartTLS
@@ -124,11 +127,14 @@ olcDbMaxSize: 1073741824
 olcDbIndex: objectClass eq
 olcDbIndex: uid,cn,memberUid eq
 olcDbIndex: uidNumber,gidNumber eq
-olcAccess: {0}to * by * read
+olcSizeLimit: 10
+olcAccess: {0}to attrs=userPassword by anonymous auth by * none
+olcAccess: {1}to * by dn.exact="cn=sink,dc=slinky,dc=test" write by * read
 EOF
 slapadd -n 0 -F "$D/slapd.d" -l "$D/config.ldif" >/dev/null 2>"$D/slapadd.log" ||
   { cat "$D/slapadd.log" >&2; exit 1; }
-printf 'dn: dc=slinky,dc=test\nobjectClass: dcObject\nobjectClass: organization\ndc: slinky\no: slinky test\n' |
+printf 'sink-secret' >"$D/sink.pw"; chmod 600 "$D/sink.pw"
+printf 'dn: dc=slinky,dc=test\nobjectClass: dcObject\nobjectClass: organization\ndc: slinky\no: slinky test\n\ndn: cn=sink,dc=slinky,dc=test\nobjectClass: organizationalRole\nobjectClass: simpleSecurityObject\ncn: sink\nuserPassword: %s\n' "$(slappasswd -s sink-secret)" |
   slapadd -F "$D/slapd.d" -b dc=slinky,dc=test >/dev/null 2>>"$D/slapadd.log" ||
   { cat "$D/slapadd.log" >&2; exit 1; }
 cat >"$D/env" <<EOF
@@ -138,5 +144,7 @@ LDAP_BASE=dc=slinky,dc=test
 LDAP_BIND_DN=cn=admin,dc=slinky,dc=test
 LDAP_PWFILE=$D/bind.pw
 LDAP_CA=$D/ca.pem
+LDAP_SVC_DN=cn=sink,dc=slinky,dc=test
+LDAP_SVC_PWFILE=$D/sink.pw
 EOF
 start

@@ -225,6 +225,15 @@ static int load_dir(dir *d, LDAP *ld, const char *uri, const char *base, const c
                                 "(|(objectClass=posixAccount)(objectClass=posixGroup)"
                                 "(objectClass=organizationalUnit))",
                                 attrs, 0, NULL, NULL, NULL, LDAP_NO_LIMIT, &res);
+    if (lrc == LDAP_SIZELIMIT_EXCEEDED || lrc == LDAP_ADMINLIMIT_EXCEEDED) {
+        /* planning on part of the directory would miss conflicts: stop */
+        ldap_msgfree(res);
+        return slinky__error_set(SLINKY_ERROR,
+                                 "ldap %s: search of %s: the server returned only part of the "
+                                 "entries (%s): give the bind DN an unlimited size limit "
+                                 "(slapd: olcLimits dn.exact=\"<bind dn>\" size=unlimited)",
+                                 uri, base, ldap_err2string(lrc));
+    }
     if (lrc != LDAP_SUCCESS) {
         ldap_msgfree(res);
         return ldap_fail(lrc, uri, "search", ld);
