@@ -34,6 +34,14 @@
  * slinky_ledger objects (in any threads or processes) may work on the same
  * repository at once. slinky_global_init() must have been called.
  *
+ * A ledger whose history fails slinky_ledger_verify() (a rewritten or forged
+ * commit, a corrupt object) is read-only: appends and replays return the
+ * verify error (prefixed "the ledger is read-only until repaired") and write
+ * nothing. They verify only the commits after the last verified tip (kept in
+ * refs/slinky/verified), the whole history when that ref is missing or not an
+ * ancestor of the tip. A corrupt or truncated object is SLINKY_EGIT naming it
+ * (never an endless read).
+ *
  * Errors: invalid events are SLINKY_EINVALID (bad name, bad key, bad field;
  * the message names the field), SLINKY_EEXISTS (name or id taken),
  * SLINKY_ENOTFOUND (missing user/group/account/key), SLINKY_EGIT for
