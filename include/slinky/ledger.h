@@ -25,13 +25,22 @@
  * leave unreferenced objects: run `git gc` on the repository now and then.
  *
  * Ids: uids and gids share one space allocated from a configured range
- * (default 65536-524287, Kanidm's manual range). A user's primary gid is its
+ * (default 65536-524287, Kanidm's manual range); an id given below that range
+ * is SLINKY_EINVALID (it belongs to the base system). A user's primary gid is its
  * uid (a user private group). Ids are never reused: deleting a user or
  * group leaves a tombstone.
  *
  * Threads: a slinky_ledger may be used by one thread at a time. Several
  * slinky_ledger objects (in any threads or processes) may work on the same
  * repository at once. slinky_global_init() must have been called.
+ *
+ * A ledger whose history fails slinky_ledger_verify() (a rewritten or forged
+ * commit, a corrupt object) is read-only: appends and replays return the
+ * verify error (prefixed "the ledger is read-only until repaired") and write
+ * nothing. They verify only the commits after the last verified tip (kept in
+ * refs/slinky/verified), the whole history when that ref is missing or not an
+ * ancestor of the tip. A corrupt or truncated object is SLINKY_EGIT naming it
+ * (never an endless read).
  *
  * Errors: invalid events are SLINKY_EINVALID (bad name, bad key, bad field;
  * the message names the field), SLINKY_EEXISTS (name or id taken),
@@ -184,6 +193,14 @@ SLINKY_API slinky_status slinky_ledger_ssh_key_check(const char *key);
  */
 SLINKY_API bool slinky_ledger_name_is_valid(const char *name);
 
+/**
+ * True when `name` belongs to the base system (root, daemon, bin, nobody,
+ * nogroup, sshd, slurm, munge and the other Debian base-passwd names): the
+ * ledger refuses to record such a user or group (SLINKY_EINVALID) and serves
+ * no keys for it.
+ */
+SLINKY_API bool slinky_ledger_name_is_reserved(const char *name);
+
 /* ------------------------------------------------------------------ */
 /* Reading                                                            */
 /* ------------------------------------------------------------------ */
@@ -281,7 +298,8 @@ enum slinky_ledger_sink {
     SLINKY_LEDGER_SINK_POSIX = 1,  /**< passwd/group/shadow/authorized_keys under a root */
     SLINKY_LEDGER_SINK_SLURM = 2,  /**< Slurm accounting through sacctmgr */
     SLINKY_LEDGER_SINK_KANIDM = 4, /**< kanidm CLI commands */
-    SLINKY_LEDGER_SINK_KUBE = 8    /**< a Kubernetes Secret (needs the kube module) */
+    SLINKY_LEDGER_SINK_KUBE = 8,   /**< a Kubernetes Secret (needs the kube module) */
+    SLINKY_LEDGER_SINK_LDAP = 16   /**< an LDAP directory (needs libldap; options version 2) */
 };
 
 /**
@@ -292,7 +310,8 @@ enum slinky_ledger_sink {
 typedef void (*slinky_ledger_progress_cb)(const char *sink, size_t done, size_t total,
                                           const char *step, void *payload);
 
-#define SLINKY_LEDGER_REPLAY_OPTIONS_VERSION 1
+/* Version 2 added the ldap_* members; version 1 callers are still accepted. */
+#define SLINKY_LEDGER_REPLAY_OPTIONS_VERSION 2
 /** Options of slinky_ledger_replay(). */
 typedef struct slinky_ledger_replay_options {
     unsigned int version;
@@ -315,10 +334,35 @@ typedef struct slinky_ledger_replay_options {
     const char *kubeconfig;
     const char *kube_namespace;
     const char *kube_secret;
+    /**
+     * LDAP sink (version 2). Users are uid=NAME,ou=people,BASE
+     * (account + posixAccount + shadowAccount + ldapPublicKey: uid, cn,
+     * uidNumber, gidNumber, homeDirectory, loginShell, gecos when ASCII,
+     * sshPublicKey; a disabled user has no keys and shadowExpire 1), groups
+     * and user private groups cn=NAME,ou=groups,BASE (posixGroup: gidNumber,
+     * memberUid); both OUs are created when missing. The connection is
+     * always TLS: ldaps://, or ldap:// with StartTLS required; the server
+     * certificate is verified against ldap_ca_file (NULL: the system's CAs).
+     * The bind password is the content of ldap_password_file (one final
+     * newline is ignored), or the value of a key of a Kubernetes Secret,
+     * ldap_password_secret "[NAMESPACE/]NAME/KEY", read with the kube sink's
+     * kubeconfig and namespace (needs the kube module).
+     * Entries of ledger tombstones are deleted when their uidNumber/gidNumber
+     * is the ledger's. Before anything is written, a name or id that another
+     * directory entry holds (one the ledger does not know) is
+     * SLINKY_ECONFLICT naming both; an unreachable server is
+     * SLINKY_EUNAVAILABLE naming it.
+     */
+    const char *ldap_uri;           /**< ldaps://host:port or ldap://host:port */
+    const char *ldap_base;          /**< e.g. dc=example,dc=org */
+    const char *ldap_bind_dn;       /**< NULL: anonymous (read-only servers only) */
+    const char *ldap_password_file; /**< bind password */
+    const char *ldap_ca_file;       /**< PEM CA certificate(s) */
+    const char *ldap_password_secret; /**< bind password: "[NAMESPACE/]NAME/KEY" of a Secret */
 } slinky_ledger_replay_options;
 #define SLINKY_LEDGER_REPLAY_OPTIONS_INIT                                                 \
     {SLINKY_LEDGER_REPLAY_OPTIONS_VERSION, 0, NULL, false, false, NULL, NULL, NULL, NULL, \
-     NULL, NULL, NULL, NULL}
+     NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL}
 /** Fill opts with defaults. SLINKY_EINVALID for an unknown version. */
 SLINKY_API slinky_status slinky_ledger_replay_options_init(slinky_ledger_replay_options *opts,
                                                            unsigned int version);
@@ -326,7 +370,7 @@ SLINKY_API slinky_status slinky_ledger_replay_options_init(slinky_ledger_replay_
 /**
  * Converge the chosen sinks to the tip, in dependency order (groups, users,
  * memberships, keys, Slurm accounts, associations; sinks run in the order
- * posix, kanidm, kube, slurm). SLINKY_EUNSUPPORTED for the kube sink in a
+ * posix, kanidm, ldap, kube, slurm). SLINKY_EUNSUPPORTED for the kube sink in a
  * library built without the kube module. Each step looks before
  * it writes; a name that exists in a sink with a different id is a conflict:
  * replay stops with SLINKY_ECONFLICT naming it (nothing is renumbered).

@@ -296,6 +296,13 @@ static int take_id(txn *t, slinky_ledger__event *ev, const char *what)
     int64_t min = slinky_doc_value_path_int(root, "id_range.min", SLINKY_LEDGER_ID_MIN);
     int64_t max = slinky_doc_value_path_int(root, "id_range.max", SLINKY_LEDGER_ID_MAX);
     int64_t next = slinky_doc_value_path_int(root, "next_id", min);
+    if (ev->id && (int64_t)ev->id < min) {
+        rc = slinky__error_set(SLINKY_EINVALID,
+                               "id %u is below the ledger's id range %lld-%lld (ids under it "
+                               "belong to the base system)",
+                               ev->id, (long long)min, (long long)max);
+        goto out;
+    }
     if (ev->id) {
         if (id_used(t, ev->id)) {
             char *owner = NULL;

@@ -278,6 +278,26 @@ static int check_name(const char *v, const char *field)
     return 0;
 }
 
+/* Names of the base system (Debian's base-passwd, OpenSSH, Slurm, MUNGE): a
+ * ledger entry of that name would shadow or be shadowed by a system account. */
+static const char *const reserved_names[] = {
+    "root",     "daemon",  "bin",     "sys",        "sync",     "games",   "man",   "lp",
+    "mail",     "news",    "uucp",    "proxy",      "www-data", "backup",  "list",  "irc",
+    "gnats",    "nobody",  "nogroup", "sshd",       "adm",      "tty",     "disk",  "kmem",
+    "dialout",  "fax",     "voice",   "cdrom",      "floppy",   "tape",    "sudo",  "audio",
+    "dip",      "operator", "src",    "shadow",     "utmp",     "video",   "sasl",  "plugdev",
+    "staff",    "users",   "wheel",   "messagebus", "_apt",     "slurm",   "munge", "mysql",
+    "openldap", "systemd-network", "systemd-resolve", "systemd-timesync", "systemd-journal",
+};
+
+bool slinky_ledger_name_is_reserved(const char *name)
+{
+    for (size_t i = 0; name && i < SLINKY__ARRAY_SIZE(reserved_names); i++)
+        if (!strcmp(reserved_names[i], name))
+            return true;
+    return false;
+}
+
 static int check_text(const char *v, const char *field, size_t max)
 {
     if (!v)
@@ -351,6 +371,12 @@ int slinky_ledger__event_check(slinky_ledger__event *ev)
                                                         : "user name";
     if ((rc = check_name(ev->name, what)) < 0)
         return rc;
+    if ((k == SLINKY_LEDGER_USER_ADD || k == SLINKY_LEDGER_GROUP_ADD) &&
+        slinky_ledger_name_is_reserved(ev->name))
+        return slinky__error_set(SLINKY_EINVALID,
+                                 "%s '%s' is reserved for the base system (the ledger never "
+                                 "records system accounts)",
+                                 what, ev->name);
     bool has_target = k == SLINKY_LEDGER_MEMBER_ADD || k == SLINKY_LEDGER_MEMBER_REMOVE ||
                       k == SLINKY_LEDGER_ASSOC_ADD || k == SLINKY_LEDGER_ASSOC_REMOVE;
     if (has_target) {

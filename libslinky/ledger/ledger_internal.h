@@ -7,6 +7,7 @@
 #include "core/internal.h"
 #include "slinky/doc.h"
 #include "slinky/ledger.h"
+#include "ledger/sink.h"
 
 /* The init event (first commit) is kind 0 internally; never appended by users. */
 #define SLINKY_LEDGER__INIT 0
@@ -68,73 +69,42 @@ SLINKY_HIDDEN int slinky_ledger__each_blob(git_repository *repo, git_tree *root,
                                            int (*fn)(void *ctx, const char *data, size_t len),
                                            void *ctx);
 
+/**
+ * Put the guarded loose-object reader (odb_guard.c) in front of libgit2's on
+ * `repo`: a truncated or corrupt loose object is an error naming it instead
+ * of an endless inflate loop. Every repository the ledger opens gets it.
+ */
+SLINKY_HIDDEN int slinky_ledger__odb_guard(git_repository *repo);
+
 /** Lookup tip commit of refs/heads/main. */
 SLINKY_HIDDEN int slinky_ledger__tip(git_commit **out, git_repository *repo);
 
 /** Check an OpenSSH key; on success *type_out/blob (borrowed from key) may be NULL. */
 SLINKY_HIDDEN int slinky_ledger__ssh_key_check(const char *key);
 
+/** Remove REF's lock file when it is older than a live writer would hold it. */
+SLINKY_HIDDEN void slinky_ledger__clear_stale_lock(git_repository *repo, const char *ref);
+
+/* The last tip that passed verify (kept by verify, appends and replays). */
+#define SLINKY_LEDGER__VERIFIED_REF "refs/slinky/verified"
+/**
+ * Refuse a ledger whose history fails verify (appends and replays call it):
+ * verifies the commits after SLINKY_LEDGER__VERIFIED_REF up to `tip` (the
+ * whole history when that ref is missing or not an ancestor: a rewrite), or,
+ * when the tip was verified before, that the tip and its parent still read.
+ * Moves the ref to `tip` on success; the verify error, prefixed, otherwise.
+ */
+SLINKY_HIDDEN int slinky_ledger__check_history(slinky_ledger *l, const git_oid *tip);
 /** verify, starting at `start` (NULL: the tip). */
 SLINKY_HIDDEN int slinky_ledger__verify_from(size_t *events_out, char **bad_commit_out,
                                              slinky_ledger *ledger, const git_oid *start);
 
 /* ------------------------------------------------------------------ */
-/* Replay: the tip loaded into memory, and the sinks                  */
+/* Replay: the tip loaded into memory (the types are in sink.h)       */
 /* ------------------------------------------------------------------ */
-
-typedef struct slinky_ledger__key {
-    char *tag, *key;
-} slinky_ledger__key;
-
-typedef struct slinky_ledger__user {
-    char *name, *gecos, *home, *shell, *state;
-    uint32_t uid, gid;
-    slinky_ledger__key *keys;
-    size_t nkeys;
-} slinky_ledger__user;
-
-typedef struct slinky_ledger__group {
-    char *name, *state, *description, *organization;
-    uint32_t gid;
-    char **members; /* group members, or users of an account */
-    size_t nmembers;
-} slinky_ledger__group;
-
-typedef struct slinky_ledger__state {
-    slinky_ledger__user *users; /* sorted by uid */
-    size_t nusers;
-    slinky_ledger__group *groups; /* sorted by gid */
-    size_t ngroups;
-    slinky_ledger__group *accounts; /* sorted by name */
-    size_t naccounts;
-    char *cluster;
-} slinky_ledger__state;
 
 SLINKY_HIDDEN int slinky_ledger__state_load(slinky_ledger__state *out, slinky_ledger *l,
                                             const git_oid *commit);
 SLINKY_HIDDEN void slinky_ledger__state_dispose(slinky_ledger__state *st);
-SLINKY_HIDDEN const slinky_ledger__user *slinky_ledger__state_user(const slinky_ledger__state *st,
-                                                                   const char *name);
-
-/* A replay run shared by the sinks. */
-typedef struct slinky_ledger__run {
-    const slinky_ledger_replay_options *opts;
-    const slinky_ledger__state *st;
-    slinky__buf plan;
-    const char *sink;
-    size_t done, total;
-} slinky_ledger__run;
-
-/** Record one plan line ("sink: what") and report progress. */
-SLINKY_HIDDEN void slinky_ledger__run_step(slinky_ledger__run *run, bool changes, const char *fmt,
-                                           ...) SLINKY_PRINTF(3, 4);
-/** Run argv (no shell); capture stdout (may be NULL). Returns exit status >= 0 or error. */
-SLINKY_HIDDEN int slinky_ledger__exec(char **stdout_out, char *const argv[]);
-
-SLINKY_HIDDEN int slinky_ledger__sink_posix(slinky_ledger__run *run);
-SLINKY_HIDDEN int slinky_ledger__sink_slurm(slinky_ledger__run *run);
-SLINKY_HIDDEN int slinky_ledger__sink_kanidm(slinky_ledger__run *run);
-/* kube/sink_kube.c, built only with the kube module (weak in replay.c) */
-SLINKY_HIDDEN int slinky_ledger__sink_kube(slinky_ledger__run *run);
 
 #endif

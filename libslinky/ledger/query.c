@@ -108,14 +108,11 @@ slinky_status slinky_ledger_show(char **json_out, slinky_ledger *ledger)
     }
     free(lj);
     git_tree_free(tree);
-    if (rc == 0 && b.failed)
-        rc = slinky__error_oom();
     if (rc < 0) {
         slinky__buf_dispose(&b);
         return rc;
     }
-    *json_out = slinky__buf_detach(&b, NULL);
-    return 0;
+    return slinky__buf_finish(json_out, NULL, &b);
 }
 
 slinky_status slinky_ledger_get(char **json_out, slinky_ledger *ledger, const char *kind,
@@ -148,6 +145,10 @@ slinky_status slinky_ledger_keys(char **out, slinky_ledger *ledger, const char *
 {
     if (!out)
         return slinky__error_set(SLINKY_EINVALID, "slinky_ledger_keys: out is required");
+    if (slinky_ledger_name_is_reserved(user))
+        return slinky__error_set(SLINKY_ENOTFOUND,
+                                 "'%s' is a system account: the ledger serves no keys for it",
+                                 user);
     char *json = NULL;
     int rc = slinky_ledger_get(&json, ledger, "user", user);
     if (rc < 0)
@@ -176,9 +177,10 @@ slinky_status slinky_ledger_keys(char **out, slinky_ledger *ledger, const char *
 /* History walk                                                       */
 /* ------------------------------------------------------------------ */
 
-/* First-parent chain from the tip, oldest first. */
-static int chain(git_oid **out, size_t *n_out, git_repository *repo, const git_oid *start,
-                 char **bad_out)
+/* First-parent chain from the tip (or start), oldest first; it ends before
+ * `stop` when stop is met (*stopped_out true), else at the root commit. */
+static int chain(git_oid **out, size_t *n_out, bool *stopped_out, git_repository *repo,
+                 const git_oid *start, const git_oid *stop, char **bad_out)
 {
     git_commit *c = NULL;
     int rc = 0;
@@ -190,7 +192,12 @@ static int chain(git_oid **out, size_t *n_out, git_repository *repo, const git_o
         return rc;
     git_oid *v = NULL;
     size_t n = 0, cap = 0;
+    bool stopped = false;
     while (c) {
+        if (stop && git_oid_equal(git_commit_id(c), stop)) {
+            stopped = true;
+            break;
+        }
         if (n == cap) {
             cap = cap ? cap * 2 : 256;
             git_oid *nv = slinky__realloc(v, cap * sizeof(*v));
@@ -232,6 +239,8 @@ static int chain(git_oid **out, size_t *n_out, git_repository *repo, const git_o
     }
     *out = v;
     *n_out = n;
+    if (stopped_out)
+        *stopped_out = stopped;
     return 0;
 }
 
@@ -275,7 +284,7 @@ static int walk_export(char **out, slinky_ledger *l, const char *subject)
 {
     git_oid *v = NULL;
     size_t n = 0;
-    int rc = chain(&v, &n, l->repo, NULL, NULL);
+    int rc = chain(&v, &n, NULL, l->repo, NULL, NULL, NULL);
     if (rc < 0)
         return rc;
     slinky__buf b = SLINKY__BUF_INIT;
@@ -296,14 +305,11 @@ static int walk_export(char **out, slinky_ledger *l, const char *subject)
         git_commit_free(c);
     }
     free(v);
-    if (rc == 0 && b.failed)
-        rc = slinky__error_oom();
     if (rc < 0) {
         slinky__buf_dispose(&b);
         return rc;
     }
-    *out = slinky__buf_detach(&b, NULL);
-    return 0;
+    return slinky__buf_finish(out, NULL, &b);
 }
 
 slinky_status slinky_ledger_history(char **jsonl_out, slinky_ledger *ledger, const char *subject)
@@ -358,14 +364,64 @@ slinky_status slinky_ledger_import(size_t *applied_out, slinky_ledger *ledger, c
 /* ------------------------------------------------------------------ */
 
 static int verify_chain(size_t *events_out, char **bad_commit_out, slinky_ledger *ledger,
-                        const git_oid *start, git_odb_backend *mem);
+                        const git_oid *start, const git_oid *stop, git_odb_backend *mem);
+static int verify_range(size_t *events_out, char **bad_commit_out, slinky_ledger *ledger,
+                        const git_oid *start, const git_oid *stop);
 
 slinky_status slinky_ledger_verify(size_t *events_out, char **bad_commit_out,
                                    slinky_ledger *ledger)
 {
     if (!ledger)
         return slinky__error_set(SLINKY_EINVALID, "slinky_ledger_verify: ledger is required");
-    return slinky_ledger__verify_from(events_out, bad_commit_out, ledger, NULL);
+    git_oid tip;
+    if (git_reference_name_to_id(&tip, ledger->repo, "refs/heads/main") < 0) {
+        git_error_clear();
+        return slinky__error_set(SLINKY_ENOTFOUND, "ledger has no refs/heads/main");
+    }
+    int rc = verify_range(events_out, bad_commit_out, ledger, &tip, NULL);
+    if (rc == 0) {
+        git_reference *ref = NULL;
+        if (git_reference_create(&ref, ledger->repo, SLINKY_LEDGER__VERIFIED_REF, &tip, 1,
+                                 "verify") < 0)
+            git_error_clear(); /* a read-only copy: nothing to remember */
+        git_reference_free(ref);
+    }
+    return rc;
+}
+
+int slinky_ledger__check_history(slinky_ledger *l, const git_oid *tip)
+{
+    git_oid seen;
+    bool have = git_reference_name_to_id(&seen, l->repo, SLINKY_LEDGER__VERIFIED_REF) == 0;
+    git_error_clear();
+    int rc = 0;
+    if (have && git_oid_equal(&seen, tip)) {
+        /* verified before: its own and its parent's objects must still read */
+        git_commit *c = NULL, *p = NULL;
+        if (git_commit_lookup(&c, l->repo, tip) < 0 ||
+            (git_commit_parentcount(c) > 0 && git_commit_parent(&p, c, 0) < 0))
+            rc = slinky_ledger__git_error(SLINKY_EGIT, "read the tip and its parent");
+        git_commit_free(p);
+        git_commit_free(c);
+    } else {
+        /* only what came after the last verified tip, unless history was rewritten */
+        bool after = have && git_graph_descendant_of(l->repo, tip, &seen) == 1;
+        git_error_clear();
+        rc = verify_range(NULL, NULL, l, tip, after ? &seen : NULL);
+        if (rc == 0) {
+            git_reference *ref = NULL;
+            int grc = git_reference_create(&ref, l->repo, SLINKY_LEDGER__VERIFIED_REF, tip, 1,
+                                           "verified");
+            git_error_clear();
+            if (grc == GIT_ELOCKED) /* a writer killed while it held the lock */
+                slinky_ledger__clear_stale_lock(l->repo, SLINKY_LEDGER__VERIFIED_REF);
+            git_reference_free(ref);
+        }
+    }
+    if (rc < 0)
+        slinky__error_prefix("the ledger is read-only until repaired: its history fails "
+                             "verify: ");
+    return rc;
 }
 
 /*
@@ -379,7 +435,8 @@ static int open_scratch(git_repository **out, git_odb_backend **mem_out, git_rep
     git_odb *odb = NULL;
     git_odb_backend *mem = NULL;
     if (git_repository_open_bare(&r, git_repository_path(repo)) < 0 ||
-        git_repository_odb(&odb, r) < 0 || git_mempack_new(&mem) < 0 ||
+        slinky_ledger__odb_guard(r) < 0 || git_repository_odb(&odb, r) < 0 ||
+        git_mempack_new(&mem) < 0 ||
         git_odb_add_backend(odb, mem, 1000) < 0) {
         if (mem && !odb)
             mem->free(mem);
@@ -396,24 +453,31 @@ static int open_scratch(git_repository **out, git_odb_backend **mem_out, git_rep
 int slinky_ledger__verify_from(size_t *events_out, char **bad_commit_out, slinky_ledger *ledger,
                                const git_oid *start)
 {
+    return verify_range(events_out, bad_commit_out, ledger, start, NULL);
+}
+
+static int verify_range(size_t *events_out, char **bad_commit_out, slinky_ledger *ledger,
+                        const git_oid *start, const git_oid *stop)
+{
     git_repository *scratch = NULL;
     git_odb_backend *mem = NULL;
     int rc = open_scratch(&scratch, &mem, ledger->repo);
     if (rc < 0)
         return rc;
     slinky_ledger view = {scratch, ledger->path};
-    rc = verify_chain(events_out, bad_commit_out, &view, start, mem);
+    rc = verify_chain(events_out, bad_commit_out, &view, start, stop, mem);
     git_repository_free(scratch);
     return rc;
 }
 
 static int verify_chain(size_t *events_out, char **bad_commit_out, slinky_ledger *ledger,
-                        const git_oid *start, git_odb_backend *mem)
+                        const git_oid *start, const git_oid *stop, git_odb_backend *mem)
 {
     git_oid *v = NULL;
     size_t n = 0;
     char *bad = NULL;
-    int rc = chain(&v, &n, ledger->repo, start, &bad);
+    bool stopped = false;
+    int rc = chain(&v, &n, &stopped, ledger->repo, start, stop, &bad);
     if (rc < 0) {
         if (bad_commit_out)
             *bad_commit_out = bad;
@@ -439,12 +503,13 @@ static int verify_chain(size_t *events_out, char **bad_commit_out, slinky_ledger
             git_commit_free(c);
             break;
         }
-        if ((i == 0) != (ev.kind == SLINKY_LEDGER__INIT)) {
+        bool root = i == 0 && !stopped; /* the first commit of the whole history */
+        if (root != (ev.kind == SLINKY_LEDGER__INIT)) {
             rc = slinky__error_set(SLINKY_ECONFLICT, "commit %s: %s", hex,
-                                   i == 0 ? "the first commit is not an init event"
+                                   root ? "the first commit is not an init event"
                                           : "an init event after the first commit");
         } else {
-            if (i > 0) {
+            if (!root) {
                 git_commit *p = NULL;
                 if (git_commit_parent(&p, c, 0) == 0)
                     git_commit_tree(&parent_tree, p);
@@ -454,7 +519,7 @@ static int verify_chain(size_t *events_out, char **bad_commit_out, slinky_ledger
             uint32_t recorded = ev.id;
             git_oid want;
             int arc = 0;
-            if (i > 0)
+            if (!root)
                 arc = slinky_ledger__event_check(&ev);
             if (arc == 0)
                 arc = slinky_ledger__apply(&want, NULL, ledger->repo, parent_tree, &ev);
@@ -491,6 +556,6 @@ static int verify_chain(size_t *events_out, char **bad_commit_out, slinky_ledger
         return rc;
     }
     if (events_out)
-        *events_out = n ? n - 1 : 0;
+        *events_out = n && !stopped ? n - 1 : n;
     return 0;
 }

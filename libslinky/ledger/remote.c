@@ -138,6 +138,10 @@ slinky_status slinky_ledger_push(slinky_ledger *ledger, const char *remote)
     } else if (git_repository_open_bare(&r, path) < 0) {
         return slinky_ledger__git_error(SLINKY_ENOTFOUND, path);
     }
+    if ((rc = slinky_ledger__odb_guard(r)) < 0) {
+        git_repository_free(r);
+        return rc;
+    }
     git_oid theirs;
     bool have_theirs = git_reference_name_to_id(&theirs, r, MAIN_REF) == 0;
     git_error_clear();
@@ -188,6 +192,10 @@ slinky_status slinky_ledger_pull(slinky_ledger *ledger, const char *remote)
     git_repository *r = NULL;
     if (git_repository_open_bare(&r, local_path(remote)) < 0)
         return slinky_ledger__git_error(SLINKY_ENOTFOUND, remote);
+    if ((rc = slinky_ledger__odb_guard(r)) < 0) {
+        git_repository_free(r);
+        return rc;
+    }
     git_oid theirs, ours;
     if (git_reference_name_to_id(&theirs, r, MAIN_REF) < 0) {
         git_repository_free(r);

@@ -1,19 +1,11 @@
 /* Replay: load the tip into memory, converge sinks, record progress refs. */
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "ledger_internal.h"
-
-extern char **environ;
 
 /* ------------------------------------------------------------------ */
 /* State                                                              */
@@ -240,127 +232,63 @@ int slinky_ledger__state_load(slinky_ledger__state *out, slinky_ledger *l, const
     return 0;
 }
 
-const slinky_ledger__user *slinky_ledger__state_user(const slinky_ledger__state *st,
-                                                     const char *name)
-{
-    for (size_t i = 0; i < st->nusers; i++)
-        if (!strcmp(st->users[i].name, name))
-            return &st->users[i];
-    return NULL;
-}
-
-/* ------------------------------------------------------------------ */
-/* Run helpers                                                        */
-/* ------------------------------------------------------------------ */
-
-void slinky_ledger__run_step(slinky_ledger__run *run, bool changes, const char *fmt, ...)
-{
-    char line[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof(line), fmt, ap);
-    va_end(ap);
-    if (changes)
-        slinky__buf_printf(&run->plan, "%s: %s\n", run->sink, line);
-    run->done++;
-    if (run->done > run->total)
-        run->total = run->done;
-    if (run->opts->progress)
-        run->opts->progress(run->sink, run->done, run->total, line, run->opts->payload);
-}
-
-int slinky_ledger__exec(char **stdout_out, char *const argv[])
-{
-    int pfd[2];
-    if (pipe2(pfd, O_CLOEXEC) < 0)
-        return slinky__error_set_errno(SLINKY_EIO, errno, "pipe");
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    pid_t pid;
-    int err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(pfd[1]);
-    if (err != 0) {
-        close(pfd[0]);
-        return slinky__error_set_errno(err == ENOENT ? SLINKY_ENOTFOUND : SLINKY_EIO, err,
-                                       "run %s", argv[0]);
-    }
-    slinky__buf b = SLINKY__BUF_INIT;
-    char tmp[4096];
-    for (;;) {
-        ssize_t n = read(pfd[0], tmp, sizeof(tmp));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        slinky__buf_put(&b, tmp, (size_t)n);
-    }
-    close(pfd[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    slinky__buf_puts(&b, "");
-    if (b.failed) {
-        slinky__buf_dispose(&b);
-        return slinky__error_oom();
-    }
-    if (stdout_out)
-        *stdout_out = slinky__buf_detach(&b, NULL);
-    else
-        slinky__buf_dispose(&b);
-    if (WIFEXITED(status))
-        return WEXITSTATUS(status);
-    return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
-
 /* ------------------------------------------------------------------ */
 /* Replay                                                             */
 /* ------------------------------------------------------------------ */
 
+/* The size of the options of a version (1: without the ldap_* members), or 0. */
+static size_t options_size(unsigned int version)
+{
+    if (version == 1)
+        return offsetof(slinky_ledger_replay_options, ldap_uri);
+    return version == SLINKY_LEDGER_REPLAY_OPTIONS_VERSION ? sizeof(slinky_ledger_replay_options)
+                                                           : 0;
+}
+
 slinky_status slinky_ledger_replay_options_init(slinky_ledger_replay_options *opts,
                                                 unsigned int version)
 {
-    if (!opts || version != SLINKY_LEDGER_REPLAY_OPTIONS_VERSION)
+    if (!opts || !options_size(version))
         return slinky__error_set(SLINKY_EINVALID,
                                  "unknown slinky_ledger_replay_options version %u", version);
     slinky_ledger_replay_options o = SLINKY_LEDGER_REPLAY_OPTIONS_INIT;
-    *opts = o;
+    o.version = version;
+    memcpy(opts, &o, options_size(version));
     return 0;
 }
 
-/* Defined in kube/sink_kube.c only when the kube module is built. */
+/* Optional sinks: kube/sink_kube.c is built only with the kube module and
+ * ldap/sink_ldap.c only with libldap; a missing one is a NULL address. */
 int slinky_ledger__sink_kube(slinky_ledger__run *run) __attribute__((weak));
-
-static int sink_kube(slinky_ledger__run *run)
-{
-    if (!slinky_ledger__sink_kube)
-        return slinky__error_set(SLINKY_EUNSUPPORTED,
-                                 "the kube sink needs libslinky built with the kube module");
-    return slinky_ledger__sink_kube(run);
-}
+int slinky_ledger__sink_ldap(slinky_ledger__run *run) __attribute__((weak));
 
 static const struct {
     unsigned bit;
     const char *name;
     int (*fn)(slinky_ledger__run *);
+    const char *needs; /* what the library is built without when fn is NULL */
 } sinks[] = {
-    {SLINKY_LEDGER_SINK_POSIX, "posix", slinky_ledger__sink_posix},
-    {SLINKY_LEDGER_SINK_KANIDM, "kanidm", slinky_ledger__sink_kanidm},
-    {SLINKY_LEDGER_SINK_KUBE, "kube", sink_kube},
-    {SLINKY_LEDGER_SINK_SLURM, "slurm", slinky_ledger__sink_slurm},
+    {SLINKY_LEDGER_SINK_POSIX, "posix", slinky_ledger__sink_posix, NULL},
+    {SLINKY_LEDGER_SINK_KANIDM, "kanidm", slinky_ledger__sink_kanidm, NULL},
+    {SLINKY_LEDGER_SINK_LDAP, "ldap", slinky_ledger__sink_ldap, "libldap"},
+    {SLINKY_LEDGER_SINK_KUBE, "kube", slinky_ledger__sink_kube, "the kube module"},
+    {SLINKY_LEDGER_SINK_SLURM, "slurm", slinky_ledger__sink_slurm, NULL},
 };
 
 slinky_status slinky_ledger_replay(char **plan_out, slinky_ledger *ledger,
-                                   const slinky_ledger_replay_options *opts)
+                                   const slinky_ledger_replay_options *given)
 {
-    if (!ledger || !opts)
+    if (!ledger || !given)
         return slinky__error_set(SLINKY_EINVALID, "slinky_ledger_replay: ledger and opts required");
-    if (opts->version != SLINKY_LEDGER_REPLAY_OPTIONS_VERSION)
+    if (!options_size(given->version))
         return slinky__error_set(SLINKY_EINVALID,
-                                 "unknown slinky_ledger_replay_options version %u", opts->version);
-    if (!opts->sinks || (opts->sinks & ~15u))
+                                 "unknown slinky_ledger_replay_options version %u",
+                                 given->version);
+    /* an older caller's options, with the later members at their defaults */
+    slinky_ledger_replay_options all = SLINKY_LEDGER_REPLAY_OPTIONS_INIT;
+    memcpy(&all, given, options_size(given->version));
+    const slinky_ledger_replay_options *opts = &all;
+    if (!opts->sinks || (opts->sinks & ~31u))
         return slinky__error_set(SLINKY_EINVALID, "replay: no sink (or an unknown sink) chosen");
     if ((opts->sinks & SLINKY_LEDGER_SINK_POSIX) && (!opts->posix_root || !*opts->posix_root))
         return slinky__error_set(SLINKY_EINVALID, "replay: the POSIX sink needs a root folder");
@@ -377,6 +305,8 @@ slinky_status slinky_ledger_replay(char **plan_out, slinky_ledger *ledger,
     git_oid tip_id;
     git_oid_cpy(&tip_id, git_commit_id(tip));
     git_commit_free(tip);
+    if ((rc = slinky_ledger__check_history(ledger, &tip_id)) < 0)
+        return rc;
     slinky_ledger__state st;
     memset(&st, 0, sizeof(st));
     bool loaded = false;
@@ -388,6 +318,11 @@ slinky_status slinky_ledger_replay(char **plan_out, slinky_ledger *ledger,
     for (size_t i = 0; rc == 0 && i < SLINKY__ARRAY_SIZE(sinks); i++) {
         if (!(opts->sinks & sinks[i].bit))
             continue;
+        if (!sinks[i].fn) {
+            rc = slinky__error_set(SLINKY_EUNSUPPORTED, "the %s sink needs libslinky built with %s",
+                                   sinks[i].name, sinks[i].needs);
+            break;
+        }
         char *refname = slinky__sprintf("refs/replay/%s/%s", inc, sinks[i].name);
         if (!refname) {
             rc = SLINKY_ENOMEM;
@@ -423,15 +358,9 @@ slinky_status slinky_ledger_replay(char **plan_out, slinky_ledger *ledger,
         free(refname);
     }
     slinky_ledger__state_dispose(&st);
-    if (rc == 0 && run.plan.failed)
-        rc = slinky__error_oom();
-    if (rc < 0) {
+    if (rc < 0 || !plan_out) {
         slinky__buf_dispose(&run.plan);
         return rc;
     }
-    if (plan_out)
-        *plan_out = slinky__buf_detach(&run.plan, NULL);
-    else
-        slinky__buf_dispose(&run.plan);
-    return 0;
+    return slinky__buf_finish(plan_out, NULL, &run.plan);
 }

@@ -134,6 +134,11 @@ slinky_status slinky_ledger_init(slinky_ledger **out, const char *path,
         slinky_ledger__event_dispose(&ev);
         return rc;
     }
+    if ((rc = slinky_ledger__odb_guard(repo)) < 0) {
+        git_repository_free(repo);
+        slinky_ledger__event_dispose(&ev);
+        return rc;
+    }
     git_oid tree_id, commit_id;
     git_tree *tree = NULL;
     git_signature *sig = make_sig(ev.actor);
@@ -182,7 +187,9 @@ slinky_status slinky_ledger_open(slinky_ledger **out, const char *path)
         return rc;
     }
     git_commit *tip = NULL;
-    int rc = slinky_ledger__tip(&tip, repo);
+    int rc = slinky_ledger__odb_guard(repo);
+    if (rc == 0)
+        rc = slinky_ledger__tip(&tip, repo);
     char *lj = NULL;
     if (rc == 0) {
         git_tree *tree = NULL;
@@ -243,9 +250,9 @@ static void backoff(unsigned attempt)
     nanosleep(&ts, NULL);
 }
 
-static void clear_stale_lock(slinky_ledger *l)
+void slinky_ledger__clear_stale_lock(git_repository *repo, const char *ref)
 {
-    char *lock = slinky__sprintf("%s/" MAIN_REF ".lock", git_repository_path(l->repo));
+    char *lock = slinky__sprintf("%s/%s.lock", git_repository_path(repo), ref);
     struct stat st;
     if (lock && stat(lock, &st) == 0 && time(NULL) - st.st_mtime >= STALE_LOCK_SECONDS) {
         slinky__log(SLINKY_LOG_WARNING, "ledger", "removing stale lock %s (a writer died)", lock);
@@ -295,6 +302,8 @@ static int append_event(char **result_out, slinky_ledger *l, slinky_ledger__even
             rc = slinky_ledger__git_error(SLINKY_EGIT, "read tip tree");
             goto next;
         }
+        if ((rc = slinky_ledger__check_history(l, git_commit_id(tip))) < 0)
+            goto next;
         if (slinky_ledger__tree_read(&stored, NULL, l->repo, base, reqpath) == 0) {
             slinky_error_clear();
             rc = duplicate_result(result_out, stored);
@@ -323,11 +332,21 @@ static int append_event(char **result_out, slinky_ledger *l, slinky_ledger__even
         if (grc == GIT_EMODIFIED || grc == GIT_ELOCKED) {
             git_error_clear();
             if (grc == GIT_ELOCKED)
-                clear_stale_lock(l);
+                slinky_ledger__clear_stale_lock(l->repo, MAIN_REF);
             retry = true;
         } else if (grc < 0) {
             rc = slinky_ledger__git_error(SLINKY_EGIT, "update " MAIN_REF);
-        } else if (result_out) {
+        } else {
+            /* our own commit is the tip verified before plus a checked event */
+            git_reference *vr = NULL;
+            int vrc = git_reference_create_matching(&vr, l->repo, SLINKY_LEDGER__VERIFIED_REF,
+                                                    &commit_id, 1, git_commit_id(tip), "append");
+            git_error_clear(); /* another writer moved it: verified again later */
+            if (vrc == GIT_ELOCKED)
+                slinky_ledger__clear_stale_lock(l->repo, SLINKY_LEDGER__VERIFIED_REF);
+            git_reference_free(vr);
+        }
+        if (rc == 0 && grc == 0 && result_out) {
             char hex[GIT_OID_HEXSZ + 1];
             git_oid_tostr(hex, sizeof(hex), &commit_id);
             size_t n = strlen(result);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ledger_internal.h"
+#include "ledger/sink.h"
 
 static int kanidm8(slinky_ledger__run *run, char **out, char *a1, char *a2, char *a3, char *a4,
                    char *a5, char *a6, char *a7, char *a8)

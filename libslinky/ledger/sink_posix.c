@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ledger_internal.h"
+#include "ledger/sink.h"
 
 typedef struct line {
     const char *text; /* points into the file buffer (NUL terminated in place) */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ledger_internal.h"
+#include "ledger/sink.h"
 
 #define CHUNK 100
 

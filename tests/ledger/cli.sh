@@ -35,7 +35,7 @@ expect 2 "$ADD" alice --apply nfs
 [ "$(count)" = 1 ] || die "a failed command wrote events"
 ok "invalid input exits 4 (2 for usage) and writes nothing"
 
-expect 0 "$ADD" alice --dry-run --ssh-key-file "$D/ed25519.pub" --group dev --account research
+expect 0 "$ADD" alice --dry-run --ssh-key-file "$D/ed25519.pub" --group dev --account research --root "$W/root"
 grep -q "would record: user-add alice" <<<"$out" || die "$out"
 grep -q "would record: assoc-add alice research" <<<"$out" || die "$out"
 [ "$(count)" = 1 ] || die "dry run wrote"

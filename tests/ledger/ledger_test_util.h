@@ -84,6 +84,49 @@ static inline char *lt_sh(const char *fmt, ...)
     return buf;
 }
 
+/*
+ * The fixture of the ledger unit tests: a fresh ledger (cluster
+ * "test-cluster", actor "tester") at DIR/ledger.git in a temporary DIR, and
+ * DIR/root for the POSIX sink. Use with cmocka_unit_test_setup_teardown(t,
+ * lt_setup, lt_teardown); tests read it as `lt_fx *f = *state`.
+ */
+typedef struct lt_fx {
+    char *dir;
+    char path[4200], root[4200];
+    slinky_ledger *l;
+} lt_fx;
+
+static inline int lt_setup(void **state)
+{
+    lt_fx *f = calloc(1, sizeof(*f));
+    if (!f)
+        return -1;
+    f->dir = lt_tmpdir();
+    snprintf(f->path, sizeof(f->path), "%s/ledger.git", f->dir);
+    snprintf(f->root, sizeof(f->root), "%s/root", f->dir);
+    slinky_ledger_init_options o = SLINKY_LEDGER_INIT_OPTIONS_INIT;
+    o.cluster_id = "test-cluster";
+    o.actor = "tester";
+    if (slinky_ledger_init(&f->l, f->path, &o) != 0) {
+        lt_rmrf(f->dir);
+        free(f->dir);
+        free(f);
+        return -1;
+    }
+    *state = f;
+    return 0;
+}
+
+static inline int lt_teardown(void **state)
+{
+    lt_fx *f = *state;
+    slinky_ledger_free(f->l);
+    lt_rmrf(f->dir);
+    free(f->dir);
+    free(f);
+    return 0;
+}
+
 static inline slinky_status lt_event(slinky_ledger *l, slinky_ledger_event_kind kind,
                                      const char *name, const char *target, uint32_t id,
                                      char **result)

@@ -2,36 +2,6 @@
  * history, export/import, push/pull. */
 #include "ledger_test_util.h"
 
-typedef struct fx {
-    char *dir;
-    char path[4200];
-    slinky_ledger *l;
-} fx;
-
-static int setup(void **state)
-{
-    fx *f = calloc(1, sizeof(*f));
-    f->dir = lt_tmpdir();
-    snprintf(f->path, sizeof(f->path), "%s/ledger.git", f->dir);
-    slinky_ledger_init_options o = SLINKY_LEDGER_INIT_OPTIONS_INIT;
-    o.cluster_id = "test-cluster";
-    o.actor = "tester";
-    if (slinky_ledger_init(&f->l, f->path, &o) != 0)
-        return -1;
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fx *f = *state;
-    slinky_ledger_free(f->l);
-    lt_rmrf(f->dir);
-    free(f->dir);
-    free(f);
-    return 0;
-}
-
 static int64_t result_id(const char *res)
 {
     const char *p = strstr(res, "\"id\":");
@@ -51,7 +21,7 @@ static void assert_verifies(slinky_ledger *l, size_t events)
 
 static void test_init_and_open(void **state)
 {
-    fx *f = *state;
+    lt_fx *f = *state;
     char *json = NULL;
     assert_int_equal(slinky_ledger_show(&json, f->l), 0);
     assert_non_null(strstr(json, "\"cluster\": \"test-cluster\""));
@@ -79,7 +49,7 @@ static void test_init_and_open(void **state)
 
 static void test_every_kind(void **state)
 {
-    fx *f = *state;
+    lt_fx *f = *state;
     char *res = NULL;
     char *ed = lt_key("ed25519.pub"), *rsa = lt_key("rsa.pub"), *ec = lt_key("ecdsa.pub");
     slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
@@ -211,7 +181,7 @@ static void expect_fail(slinky_ledger *l, const slinky_ledger_event *ev, int cod
 
 static void test_validation(void **state)
 {
-    fx *f = *state;
+    lt_fx *f = *state;
     slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
     ev.kind = SLINKY_LEDGER_USER_ADD;
     ev.name = "Alice";
@@ -326,7 +296,7 @@ static void test_validation(void **state)
 
 static void test_idempotent(void **state)
 {
-    fx *f = *state;
+    lt_fx *f = *state;
     slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
     ev.kind = SLINKY_LEDGER_USER_ADD;
     ev.name = "erin";
@@ -362,7 +332,7 @@ static void test_idempotent(void **state)
 
 static void test_verify_detects_forgery(void **state)
 {
-    fx *f = *state;
+    lt_fx *f = *state;
     assert_int_equal(lt_event(f->l, SLINKY_LEDGER_USER_ADD, "alice", NULL, 0, NULL), 0);
     assert_int_equal(lt_event(f->l, SLINKY_LEDGER_GROUP_ADD, "dev", NULL, 0, NULL), 0);
     assert_verifies(f->l, 2);
@@ -377,10 +347,22 @@ static void test_verify_detects_forgery(void **state)
         f->path, f->dir);
     forged[strcspn(forged, "\n")] = '\0';
     assert_int_equal(strlen(forged), 40);
-    /* a later honest event does not hide it */
+    /* the ledger is read-only now: no honest event is written on top of it,
+     * and no replay serves the forged root user */
     slinky_ledger *l2 = NULL;
     assert_int_equal(slinky_ledger_open(&l2, f->path), 0);
-    assert_int_equal(lt_event(l2, SLINKY_LEDGER_USER_ADD, "bob", NULL, 0, NULL), 0);
+    assert_int_equal(lt_event(l2, SLINKY_LEDGER_USER_ADD, "bob", NULL, 0, NULL), SLINKY_ECONFLICT);
+    assert_non_null(strstr(slinky_error_last()->message, "read-only"));
+    assert_non_null(strstr(slinky_error_last()->message, forged));
+    char *tip = lt_sh("git --git-dir='%s' rev-parse main", f->path);
+    assert_int_equal(strncmp(tip, forged, 40), 0);
+    free(tip);
+    slinky_ledger_replay_options ro = SLINKY_LEDGER_REPLAY_OPTIONS_INIT;
+    ro.sinks = SLINKY_LEDGER_SINK_POSIX;
+    ro.posix_root = f->root;
+    assert_int_equal(slinky_ledger_replay(NULL, l2, &ro), SLINKY_ECONFLICT);
+    assert_non_null(strstr(slinky_error_last()->message, forged));
+    assert_int_equal(access(f->root, F_OK), -1);
     size_t n = 0;
     char *bad = NULL;
     assert_int_equal(slinky_ledger_verify(&n, &bad, l2), SLINKY_ECONFLICT);
@@ -392,7 +374,7 @@ static void test_verify_detects_forgery(void **state)
     char *forged2 = lt_sh("set -e; export GIT_DIR='%s'; t=$(git rev-parse main^{tree}); "
                           "c=$(printf 'hello\\n\\nnot an event\\n' | GIT_AUTHOR_NAME=x "
                           "GIT_AUTHOR_EMAIL=x@x GIT_COMMITTER_NAME=x GIT_COMMITTER_EMAIL=x@x git "
-                          "commit-tree $t -p main~3); git update-ref refs/heads/main $c; echo $c",
+                          "commit-tree $t -p main~2); git update-ref refs/heads/main $c; echo $c",
                           f->path);
     forged2[strcspn(forged2, "\n")] = '\0';
     bad = NULL;
@@ -406,7 +388,7 @@ static void test_verify_detects_forgery(void **state)
 
 static void test_history_export_import(void **state)
 {
-    fx *f = *state;
+    lt_fx *f = *state;
     assert_int_equal(lt_event(f->l, SLINKY_LEDGER_USER_ADD, "alice", NULL, 0, NULL), 0);
     assert_int_equal(lt_event(f->l, SLINKY_LEDGER_USER_ADD, "bob", NULL, 0, NULL), 0);
     assert_int_equal(lt_event(f->l, SLINKY_LEDGER_GROUP_ADD, "dev", NULL, 0, NULL), 0);
@@ -458,7 +440,7 @@ static void test_history_export_import(void **state)
 
 static void test_push_pull(void **state)
 {
-    fx *f = *state;
+    lt_fx *f = *state;
     char remote[4300], url[4400], p2[4300];
     snprintf(remote, sizeof(remote), "%s/remote.git", f->dir);
     snprintf(url, sizeof(url), "file://%s", remote);
@@ -523,13 +505,13 @@ int main(void)
 {
     slinky_global_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_init_and_open, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_every_kind, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_validation, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_idempotent, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_verify_detects_forgery, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_history_export_import, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_push_pull, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_init_and_open, lt_setup, lt_teardown),
+        cmocka_unit_test_setup_teardown(test_every_kind, lt_setup, lt_teardown),
+        cmocka_unit_test_setup_teardown(test_validation, lt_setup, lt_teardown),
+        cmocka_unit_test_setup_teardown(test_idempotent, lt_setup, lt_teardown),
+        cmocka_unit_test_setup_teardown(test_verify_detects_forgery, lt_setup, lt_teardown),
+        cmocka_unit_test_setup_teardown(test_history_export_import, lt_setup, lt_teardown),
+        cmocka_unit_test_setup_teardown(test_push_pull, lt_setup, lt_teardown),
         cmocka_unit_test(test_sshd_render),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,34 +4,6 @@
 
 #include "ledger_test_util.h"
 
-typedef struct fx {
-    char *dir;
-    char path[4200], root[4200];
-    slinky_ledger *l;
-} fx;
-
-static int setup(void **state)
-{
-    fx *f = calloc(1, sizeof(*f));
-    f->dir = lt_tmpdir();
-    snprintf(f->path, sizeof(f->path), "%s/ledger.git", f->dir);
-    snprintf(f->root, sizeof(f->root), "%s/root", f->dir);
-    if (slinky_ledger_init(&f->l, f->path, NULL) != 0)
-        return -1;
-    *state = f;
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    fx *f = *state;
-    slinky_ledger_free(f->l);
-    lt_rmrf(f->dir);
-    free(f->dir);
-    free(f);
-    return 0;
-}
-
 static void populate(slinky_ledger *l)
 {
     char *ed = lt_key("ed25519.pub");
@@ -70,7 +42,7 @@ static void on_progress(const char *sink, size_t done, size_t total, const char 
 
 static void test_posix(void **state)
 {
-    fx *f = *state;
+    lt_fx *f = *state;
     populate(f->l);
     /* foreign entries exist before the replay and must be kept */
     char etc[4300];
@@ -167,7 +139,7 @@ static void test_posix(void **state)
 
 static void test_posix_conflict(void **state)
 {
-    fx *f = *state;
+    lt_fx *f = *state;
     populate(f->l);
     char *r = lt_sh("mkdir -p '%s/etc' && printf 'alice:x:1000:1000::/home/alice:/bin/sh\\n' > "
                     "'%s/etc/passwd' && echo ok",
@@ -205,7 +177,7 @@ static void test_posix_conflict(void **state)
 
 static void test_kanidm_standin(void **state)
 {
-    fx *f = *state;
+    lt_fx *f = *state;
     populate(f->l);
     /* the stand-in records argv (one line, fields separated by '|') and says "not found"
        for every get/list, like an empty Kanidm */
@@ -262,9 +234,9 @@ int main(void)
 {
     slinky_global_init();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_posix, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_posix_conflict, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_kanidm_standin, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_posix, lt_setup, lt_teardown),
+        cmocka_unit_test_setup_teardown(test_posix_conflict, lt_setup, lt_teardown),
+        cmocka_unit_test_setup_teardown(test_kanidm_standin, lt_setup, lt_teardown),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     slinky_global_shutdown();

@@ -1,12 +1,18 @@
 /* slinky-ledger-keys [--ledger PATH] USER
  * AuthorizedKeysCommand for sshd: prints USER's keys from the identity ledger
  * (nothing for unknown, disabled or deleted users). Exit 0 with keys printed,
- * 1 on failure (sshd then offers no keys), 2 on usage errors. */
+ * 1 on failure (sshd then offers no keys), 2 on usage errors. A run that takes
+ * longer than KEYS_DEADLINE seconds is ended by SIGALRM before it printed
+ * anything (keys are written only after the whole lookup succeeded), well
+ * within sshd's LoginGraceTime. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "slinky.h"
+
+#define KEYS_DEADLINE 10
 
 int main(int argc, char **argv)
 {
@@ -34,6 +40,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: slinky-ledger-keys [--ledger PATH] USER\n");
         return 2;
     }
+    alarm(KEYS_DEADLINE); /* default action: terminate, nothing printed */
     if (slinky_global_init() < 0)
         return 1;
     slinky_ledger *l = NULL;

@@ -16,7 +16,8 @@ static void usage(FILE *f)
             "usage: slinky-user-add NAME [options]\n"
             "\n"
             "Record user NAME in the identity ledger (uid/gid allocated by the ledger) and\n"
-            "converge the chosen sinks. Running the same command again changes nothing.\n"
+            "converge the chosen sinks. Running the same command again changes nothing,\n"
+            "also when several run at once (a lost race is planned again from the new tip).\n"
             "\n"
             "options:\n"
             "  --ssh-key-file F   add the OpenSSH public key(s) in F (tag: file name without\n"
@@ -28,11 +29,18 @@ static void usage(FILE *f)
             "  --gecos TEXT, --shell PATH, --home PATH\n"
             "  --ledger PATH      ledger repository (default $SLINKY_LEDGER or\n"
             "                     /var/lib/slinky/ledger)\n"
-            "  --apply SINKS      converge sinks afterwards: posix,slurm,kanidm,kube\n"
-            "  --root DIR         root folder of the posix sink (default /)\n"
+            "  --apply SINKS      converge sinks afterwards: posix,slurm,kanidm,kube,ldap\n"
+            "  --root DIR         root folder of the posix sink (default /); names and\n"
+            "                     uids/gids already in its etc/passwd or etc/group that\n"
+            "                     the ledger does not hold are refused (exit 4), as are\n"
+            "                     system names (root, daemon, nobody, sshd, ...)\n"
             "  --incarnation X    cluster incarnation for replay progress (default 'default')\n"
             "  --sacctmgr BIN, --kanidm BIN   programs used by the slurm and kanidm sinks\n"
             "  --kubeconfig F, --namespace NS where the kube sink writes its Secret\n"
+            "  --ldap-uri U, --ldap-base DN, --ldap-bind-dn DN, --ldap-ca PEM,\n"
+            "  --ldap-password-file F | --ldap-password-secret [NS/]NAME/KEY\n"
+            "                     the directory of the ldap sink (TLS always: ldaps:// or\n"
+            "                     ldap:// with StartTLS)\n"
             "  --actor NAME       who is recorded as the author (default $USER)\n"
             "  --dry-run          print the events that would be recorded; change nothing\n"
             "  -h, --help         this text\n"
@@ -164,12 +172,26 @@ static void progress(const char *sink, size_t done, size_t total, const char *st
     fflush(stderr);
 }
 
+/* What one command asks for (all validated before anything is written). */
+typedef struct request {
+    const char *name, *gecos, *shell, *home, *account, *root;
+    unsigned long uid;
+    const keyin *keys;
+    size_t nkeys;
+    const char *const *groups;
+    size_t ngroups;
+} request;
+
 typedef struct ctx {
     slinky_ledger *l;
     bool dry;
     const char *actor;
     int recorded;
+    char lost[200]; /* the last event another writer made moot (a race lost) */
 } ctx;
+
+/* Plan again from the new tip: another writer recorded part of the request. */
+#define EX_REPLAN 100
 
 static int record_event(ctx *c, slinky_ledger_event *ev)
 {
@@ -181,12 +203,194 @@ static int record_event(ctx *c, slinky_ledger_event *ev)
         return EX_OK;
     }
     char *res = NULL;
-    if (slinky_ledger_append(&res, c->l, ev) < 0)
+    if (slinky_ledger_append(&res, c->l, ev) < 0) {
+        /* "exists" after a compare-and-swap retry: another process recorded it
+         * meanwhile. Plan the whole request again against the new tip; the same
+         * event failing twice is a real conflict. */
+        char what[sizeof(c->lost)];
+        snprintf(what, sizeof(what), "%s %s %s %s", slinky_ledger_event_kind_name(ev->kind),
+                 ev->name, ev->target ? ev->target : "", ev->tag ? ev->tag : "");
+        if (slinky_error_last()->code == SLINKY_EEXISTS && strcmp(what, c->lost) != 0) {
+            snprintf(c->lost, sizeof(c->lost), "%s", what);
+            return EX_REPLAN;
+        }
         return die(slinky_ledger_event_kind_name(ev->kind));
+    }
     printf("recorded: %s\n", res);
     slinky_free(res);
     c->recorded++;
     return EX_OK;
+}
+
+/* Find NAME (field 1) or ID (field 3) in ROOT/etc/FILE; line number or 0. */
+static int base_entry(const char *root, const char *file, const char *name, unsigned long id,
+                      char *path, size_t pathlen)
+{
+    snprintf(path, pathlen, "%s%setc/%s", root, root[strlen(root) - 1] == '/' ? "" : "/", file);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char *line = NULL;
+    size_t cap = 0;
+    int lineno = 0, found = 0;
+    while (!found && getline(&line, &cap, f) > 0) {
+        lineno++;
+        char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+        if (!c1)
+            continue;
+        if (name && (size_t)(c1 - line) == strlen(name) && !strncmp(line, name, strlen(name)))
+            found = lineno;
+        if (id && c2 && strtoul(c2 + 1, NULL, 10) == id && c2[1] >= '0' && c2[1] <= '9')
+            found = lineno;
+    }
+    free(line);
+    fclose(f);
+    return found;
+}
+
+/* A name (or id) of the target's base system that the ledger does not own. */
+static int check_base(const request *r, const char *what, const char *name, unsigned long id)
+{
+    static const char *const files[] = {"passwd", "group"};
+    if (name && slinky_ledger_name_is_reserved(name)) {
+        fprintf(stderr, "slinky-user-add: %s '%s' is reserved for the base system\n", what, name);
+        return EX_INVALID;
+    }
+    for (size_t i = 0; i < 2; i++) {
+        char path[4200];
+        int at = base_entry(r->root, files[i], name, id, path, sizeof(path));
+        if (at) {
+            if (name)
+                fprintf(stderr, "slinky-user-add: %s '%s' is already in %s (line %d), an "
+                                "account of the base system the ledger does not own\n",
+                        what, name, path, at);
+            else
+                fprintf(stderr, "slinky-user-add: id %lu is already used in %s (line %d) by "
+                                "the base system\n",
+                        id, path, at);
+            return EX_INVALID;
+        }
+    }
+    return EX_OK;
+}
+
+/*
+ * Record what the request needs that the tip lacks, event by event. Returns
+ * EX_REPLAN when another writer got there first (call again: the plan is made
+ * afresh from the new tip, so the request stays idempotent under races).
+ */
+static int record_request(ctx *c, const request *r)
+{
+    const char *name = r->name;
+    int rc = EX_OK;
+    slinky_doc *u = record(c->l, "user", name);
+    /* the base system: checked for everything the ledger does not hold yet,
+     * before anything is written */
+    if (!u && (rc = check_base(r, "user", name, 0)) != EX_OK)
+        return rc;
+    if (!u && r->uid && (rc = check_base(r, "uid", NULL, r->uid)) != EX_OK)
+        return rc;
+    for (size_t i = 0; i < r->ngroups; i++) {
+        slinky_doc *g = record(c->l, "group", r->groups[i]);
+        if (!g)
+            rc = check_base(r, "group", r->groups[i], 0);
+        slinky_doc_free(g);
+        if (rc != EX_OK) {
+            slinky_doc_free(u);
+            return rc;
+        }
+    }
+    /* user */
+    if (u) {
+        slinky_doc_value *rv = slinky_doc_root(u);
+        const char *state = slinky_doc_value_path_string(rv, "state", "active");
+        int64_t have = slinky_doc_value_path_int(rv, "uid", 0);
+        if (!strcmp(state, "deleted")) {
+            fprintf(stderr, "slinky-user-add: user '%s' was deleted; names and ids are never "
+                            "reused\n",
+                    name);
+            rc = EX_CONFLICT;
+        } else if (r->uid && (unsigned long)have != r->uid) {
+            fprintf(stderr, "slinky-user-add: user '%s' exists with uid %lld, not %lu\n", name,
+                    (long long)have, r->uid);
+            rc = EX_CONFLICT;
+        } else {
+            printf("user %s exists (uid %lld)\n", name, (long long)have);
+        }
+    } else {
+        slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
+        ev.kind = SLINKY_LEDGER_USER_ADD;
+        ev.name = name;
+        ev.id = (uint32_t)r->uid;
+        ev.gecos = r->gecos;
+        ev.shell = r->shell;
+        ev.home = r->home;
+        rc = record_event(c, &ev);
+    }
+    /* keys */
+    for (size_t i = 0; rc == EX_OK && i < r->nkeys; i++) {
+        bool have = false;
+        slinky_doc_value *ka = u ? slinky_doc_value_get(slinky_doc_root(u), "keys") : NULL;
+        for (size_t k = 0; k < slinky_doc_value_size(ka); k++) {
+            slinky_doc_value *kv = slinky_doc_value_at(ka, k);
+            const char *kk = slinky_doc_value_path_string(kv, "key", "");
+            const char *tt = slinky_doc_value_path_string(kv, "tag", "");
+            if (same_key(kk, r->keys[i].key)) {
+                have = true;
+                printf("key %s of %s is recorded\n", tt, name);
+            } else if (!strcmp(tt, r->keys[i].tag)) {
+                fprintf(stderr, "slinky-user-add: user '%s' has another key tagged '%s'\n", name,
+                        tt);
+                rc = EX_CONFLICT;
+            }
+        }
+        if (!have && rc == EX_OK) {
+            slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
+            ev.kind = SLINKY_LEDGER_KEY_ADD;
+            ev.name = name;
+            ev.tag = r->keys[i].tag;
+            ev.key = r->keys[i].key;
+            rc = record_event(c, &ev);
+        }
+    }
+    /* groups */
+    for (size_t i = 0; rc == EX_OK && i < r->ngroups; i++) {
+        slinky_doc *g = record(c->l, "group", r->groups[i]);
+        if (!g) {
+            slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
+            ev.kind = SLINKY_LEDGER_GROUP_ADD;
+            ev.name = r->groups[i];
+            rc = record_event(c, &ev);
+        }
+        if (rc == EX_OK && (!g || !list_has(g, "members", name))) {
+            slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
+            ev.kind = SLINKY_LEDGER_MEMBER_ADD;
+            ev.name = name;
+            ev.target = r->groups[i];
+            rc = record_event(c, &ev);
+        }
+        slinky_doc_free(g);
+    }
+    /* Slurm account and association */
+    if (rc == EX_OK && r->account) {
+        slinky_doc *a = record(c->l, "account", r->account);
+        if (!a) {
+            slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
+            ev.kind = SLINKY_LEDGER_ACCOUNT_ADD;
+            ev.name = r->account;
+            rc = record_event(c, &ev);
+        }
+        if (rc == EX_OK && (!a || !list_has(a, "users", name))) {
+            slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
+            ev.kind = SLINKY_LEDGER_ASSOC_ADD;
+            ev.name = name;
+            ev.target = r->account;
+            rc = record_event(c, &ev);
+        }
+        slinky_doc_free(a);
+    }
+    slinky_doc_free(u);
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -197,6 +401,8 @@ int main(int argc, char **argv)
     const char *account = NULL, *apply = NULL, *root = "/", *incarnation = NULL;
     const char *sacctmgr = NULL, *kanidm = NULL, *gecos = NULL, *shell = NULL, *home = NULL;
     const char *actor = NULL, *kubeconfig = NULL, *kube_ns = NULL;
+    const char *ldap_uri = NULL, *ldap_base = NULL, *ldap_dn = NULL, *ldap_pwf = NULL;
+    const char *ldap_pws = NULL, *ldap_ca = NULL;
     unsigned long uid = 0;
     bool dry = false;
     /* on the stack: the early exits below need not free them (argc is small) */
@@ -209,7 +415,9 @@ int main(int argc, char **argv)
         {"sacctmgr", 1, 0, 'S'},     {"kanidm", 1, 0, 'K'},     {"gecos", 1, 0, 'c'},
         {"shell", 1, 0, 's'},        {"home", 1, 0, 'd'},       {"actor", 1, 0, 'w'},
         {"kubeconfig", 1, 0, 'C'},   {"namespace", 1, 0, 'N'},  {"help", 0, 0, 'h'},
-        {0, 0, 0, 0}};
+        {"ldap-uri", 1, 0, 'U'},     {"ldap-base", 1, 0, 'B'},  {"ldap-bind-dn", 1, 0, 'D'},
+        {"ldap-password-file", 1, 0, 'P'}, {"ldap-password-secret", 1, 0, 'Q'},
+        {"ldap-ca", 1, 0, 'Y'},      {0, 0, 0, 0}};
     int o;
     while ((o = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
         switch (o) {
@@ -238,6 +446,12 @@ int main(int argc, char **argv)
         case 'w': actor = optarg; break;
         case 'C': kubeconfig = optarg; break;
         case 'N': kube_ns = optarg; break;
+        case 'U': ldap_uri = optarg; break;
+        case 'B': ldap_base = optarg; break;
+        case 'D': ldap_dn = optarg; break;
+        case 'P': ldap_pwf = optarg; break;
+        case 'Q': ldap_pws = optarg; break;
+        case 'Y': ldap_ca = optarg; break;
         case 'h': usage(stdout); return EX_OK;
         default: usage(stderr); return EX_USAGE;
         }
@@ -278,9 +492,11 @@ int main(int argc, char **argv)
                 sinks |= SLINKY_LEDGER_SINK_KANIDM;
             else if (!strcmp(t, "kube"))
                 sinks |= SLINKY_LEDGER_SINK_KUBE;
+            else if (!strcmp(t, "ldap"))
+                sinks |= SLINKY_LEDGER_SINK_LDAP;
             else {
                 fprintf(stderr, "slinky-user-add: --apply: unknown sink '%s' (posix, slurm, "
-                                "kanidm, kube)\n",
+                                "kanidm, kube, ldap)\n",
                         t);
                 free(s);
                 return EX_USAGE;
@@ -297,105 +513,26 @@ int main(int argc, char **argv)
     }
     if (slinky_global_init() < 0)
         return die("init");
-    ctx c = {NULL, dry, actor, 0};
+    ctx c = {NULL, dry, actor, 0, ""};
     int rc = EX_OK;
     if (slinky_ledger_open(&c.l, ledger_path) < 0) {
+        bool missing = slinky_error_last()->code == SLINKY_ENOTFOUND;
         rc = die("open ledger");
-        fprintf(stderr, "slinky-user-add: create one with: slinkyctl ledger --ledger %s init\n",
-                ledger_path);
+        if (missing)
+            fprintf(stderr,
+                    "slinky-user-add: create one with: slinkyctl ledger --ledger %s init\n",
+                    ledger_path);
         goto out;
     }
-    /* user */
-    slinky_doc *u = record(c.l, "user", name);
-    if (u) {
-        slinky_doc_value *r = slinky_doc_root(u);
-        const char *state = slinky_doc_value_path_string(r, "state", "active");
-        int64_t have = slinky_doc_value_path_int(r, "uid", 0);
-        if (!strcmp(state, "deleted")) {
-            fprintf(stderr, "slinky-user-add: user '%s' was deleted; names and ids are never "
-                            "reused\n",
-                    name);
-            rc = EX_CONFLICT;
-        } else if (uid && (unsigned long)have != uid) {
-            fprintf(stderr, "slinky-user-add: user '%s' exists with uid %lld, not %lu\n", name,
-                    (long long)have, uid);
-            rc = EX_CONFLICT;
-        } else {
-            printf("user %s exists (uid %lld)\n", name, (long long)have);
-        }
-    } else {
-        slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
-        ev.kind = SLINKY_LEDGER_USER_ADD;
-        ev.name = name;
-        ev.id = (uint32_t)uid;
-        ev.gecos = gecos;
-        ev.shell = shell;
-        ev.home = home;
-        rc = record_event(&c, &ev);
+    request req = {name, gecos, shell, home, account, root, uid, keys, nkeys, groups, ngroups};
+    /* each round makes progress or fails: a lost race makes its event moot */
+    for (int round = 0; round < 64; round++)
+        if ((rc = record_request(&c, &req)) != EX_REPLAN)
+            break;
+    if (rc == EX_REPLAN) {
+        fprintf(stderr, "slinky-user-add: the ledger kept changing under this request\n");
+        rc = EX_CONFLICT;
     }
-    /* keys */
-    for (size_t i = 0; rc == EX_OK && i < nkeys; i++) {
-        bool have = false;
-        slinky_doc_value *ka = u ? slinky_doc_value_get(slinky_doc_root(u), "keys") : NULL;
-        for (size_t k = 0; k < slinky_doc_value_size(ka); k++) {
-            slinky_doc_value *kv = slinky_doc_value_at(ka, k);
-            const char *kk = slinky_doc_value_path_string(kv, "key", "");
-            const char *tt = slinky_doc_value_path_string(kv, "tag", "");
-            if (same_key(kk, keys[i].key)) {
-                have = true;
-                printf("key %s of %s is recorded\n", tt, name);
-            } else if (!strcmp(tt, keys[i].tag)) {
-                fprintf(stderr, "slinky-user-add: user '%s' has another key tagged '%s'\n", name,
-                        tt);
-                rc = EX_CONFLICT;
-            }
-        }
-        if (!have && rc == EX_OK) {
-            slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
-            ev.kind = SLINKY_LEDGER_KEY_ADD;
-            ev.name = name;
-            ev.tag = keys[i].tag;
-            ev.key = keys[i].key;
-            rc = record_event(&c, &ev);
-        }
-    }
-    /* groups */
-    for (size_t i = 0; rc == EX_OK && i < ngroups; i++) {
-        slinky_doc *g = record(c.l, "group", groups[i]);
-        if (!g) {
-            slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
-            ev.kind = SLINKY_LEDGER_GROUP_ADD;
-            ev.name = groups[i];
-            rc = record_event(&c, &ev);
-        }
-        if (rc == EX_OK && (!g || !list_has(g, "members", name))) {
-            slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
-            ev.kind = SLINKY_LEDGER_MEMBER_ADD;
-            ev.name = name;
-            ev.target = groups[i];
-            rc = record_event(&c, &ev);
-        }
-        slinky_doc_free(g);
-    }
-    /* Slurm account and association */
-    if (rc == EX_OK && account) {
-        slinky_doc *a = record(c.l, "account", account);
-        if (!a) {
-            slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
-            ev.kind = SLINKY_LEDGER_ACCOUNT_ADD;
-            ev.name = account;
-            rc = record_event(&c, &ev);
-        }
-        if (rc == EX_OK && (!a || !list_has(a, "users", name))) {
-            slinky_ledger_event ev = SLINKY_LEDGER_EVENT_INIT;
-            ev.kind = SLINKY_LEDGER_ASSOC_ADD;
-            ev.name = name;
-            ev.target = account;
-            rc = record_event(&c, &ev);
-        }
-        slinky_doc_free(a);
-    }
-    slinky_doc_free(u);
     if (rc == EX_OK && !dry && c.recorded == 0)
         printf("nothing to record: %s is up to date in the ledger\n", name);
     /* sinks */
@@ -408,6 +545,12 @@ int main(int argc, char **argv)
         ro.kanidm = kanidm;
         ro.kubeconfig = kubeconfig;
         ro.kube_namespace = kube_ns;
+        ro.ldap_uri = ldap_uri;
+        ro.ldap_base = ldap_base;
+        ro.ldap_bind_dn = ldap_dn;
+        ro.ldap_password_file = ldap_pwf;
+        ro.ldap_password_secret = ldap_pws;
+        ro.ldap_ca_file = ldap_ca;
         ro.dry_run = dry;
         int tty = isatty(2);
         ro.progress = progress;

@@ -26,9 +26,12 @@ static void usage(FILE *f)
             "group/dev\n"
             "  verify                                   replay history; report the first bad "
             "commit\n"
-            "  replay [--sinks posix,slurm,kanidm,kube] [--root DIR] [--incarnation X]\n"
+            "  replay [--sinks posix,slurm,kanidm,kube,ldap] [--root DIR] [--incarnation X]\n"
             "         [--dry-run] [--force] [--sacctmgr BIN] [--kanidm BIN]\n"
             "         [--kubeconfig F] [--namespace NS] [--secret NAME]\n"
+            "         [--ldap-uri ldaps://H:P|ldap://H:P (StartTLS)] [--ldap-base DN]\n"
+            "         [--ldap-bind-dn DN --ldap-password-file F|--ldap-password-secret\n"
+            "          [NS/]SECRET/KEY] [--ldap-ca PEM]\n"
             "                                           converge sinks to the tip\n"
             "  export [FILE]                            all events as JSON lines\n"
             "  import [FILE|-]                          append events from JSON lines\n"
@@ -110,7 +113,11 @@ static int cmd_replay(slinky_ledger *l, int argc, char **argv)
                                        {"force", 0, 0, 'f'},    {"sacctmgr", 1, 0, 'S'},
                                        {"kanidm", 1, 0, 'K'},   {"kubeconfig", 1, 0, 'k'},
                                        {"namespace", 1, 0, 'N'}, {"secret", 1, 0, 'X'},
-                                       {0, 0, 0, 0}};
+                                       {"ldap-uri", 1, 0, 'U'}, {"ldap-base", 1, 0, 'B'},
+                                       {"ldap-bind-dn", 1, 0, 'D'},
+                                       {"ldap-password-file", 1, 0, 'P'},
+                                       {"ldap-ca", 1, 0, 'C'},
+                                       {"ldap-password-secret", 1, 0, 'Q'}, {0, 0, 0, 0}};
     int c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -125,6 +132,12 @@ static int cmd_replay(slinky_ledger *l, int argc, char **argv)
         case 'k': o.kubeconfig = optarg; break;
         case 'N': o.kube_namespace = optarg; break;
         case 'X': o.kube_secret = optarg; break;
+        case 'U': o.ldap_uri = optarg; break;
+        case 'B': o.ldap_base = optarg; break;
+        case 'D': o.ldap_bind_dn = optarg; break;
+        case 'P': o.ldap_password_file = optarg; break;
+        case 'C': o.ldap_ca_file = optarg; break;
+        case 'Q': o.ldap_password_secret = optarg; break;
         default: usage(stderr); return 2;
         }
     }
@@ -138,9 +151,12 @@ static int cmd_replay(slinky_ledger *l, int argc, char **argv)
             o.sinks |= SLINKY_LEDGER_SINK_KANIDM;
         else if (!strcmp(t, "kube"))
             o.sinks |= SLINKY_LEDGER_SINK_KUBE;
+        else if (!strcmp(t, "ldap"))
+            o.sinks |= SLINKY_LEDGER_SINK_LDAP;
         else {
             fprintf(stderr,
-                    "slinkyctl ledger replay: unknown sink '%s' (posix, slurm, kanidm, kube)\n",
+                    "slinkyctl ledger replay: unknown sink '%s' (posix, slurm, kanidm, kube, "
+                    "ldap)\n",
                     t);
             free(s);
             return 2;

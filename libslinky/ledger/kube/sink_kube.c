@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ledger/ledger_internal.h"
+#include "ledger/sink.h"
 #include "slinky/kube.h"
 
 #define MANAGED_BY "slinky-ledger"
@@ -157,5 +157,49 @@ out:
     slinky_doc_free(want);
     slinky_doc_free(have);
     slinky_kube_client_free(c);
+    return rc;
+}
+
+/* "[NAMESPACE/]NAME/KEY" of a Secret (the kube sink's kubeconfig and
+ * namespace) -> the decoded value. */
+int slinky_ledger__kube_secret_value(char **out, const slinky_ledger_replay_options *o,
+                                     const char *ref)
+{
+    const char *s1 = strchr(ref, '/'), *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
+    if (!s1 || !s1[1] || (s2 && (!s2[1] || strchr(s2 + 1, '/'))))
+        return slinky__error_set(SLINKY_EINVALID,
+                                 "secret reference '%s' is not [NAMESPACE/]NAME/KEY", ref);
+    char *ns = s2 ? slinky__strndup(ref, (size_t)(s1 - ref)) : NULL;
+    char *name = s2 ? slinky__strndup(s1 + 1, (size_t)(s2 - s1 - 1))
+                    : slinky__strndup(ref, (size_t)(s1 - ref));
+    const char *key = s2 ? s2 + 1 : s1 + 1;
+    slinky_kube_config_options co = SLINKY_KUBE_CONFIG_OPTIONS_INIT;
+    co.kubeconfig = o->kubeconfig;
+    co.ns = ns ? ns : o->kube_namespace;
+    slinky_kube_config *cfg = NULL;
+    slinky_kube_client *c = NULL;
+    slinky_doc *have = NULL;
+    int rc = name && (ns || !s2) ? slinky_kube_config_load(&cfg, &co) : SLINKY_ENOMEM;
+    if (rc == 0)
+        rc = slinky_kube_client_new(&c, cfg, NULL);
+    slinky_kube_config_free(cfg);
+    if (rc == 0)
+        rc = slinky_kube_get(&have, c, &secrets,
+                             slinky_kube_config_get_namespace(slinky_kube_client_get_config(c)),
+                             name, NULL);
+    if (rc == 0) {
+        const char *v = slinky_doc_value_get_string(
+            slinky_doc_value_get(slinky_doc_value_get(slinky_doc_root(have), "data"), key));
+        if (!v)
+            rc = slinky__error_set(SLINKY_ENOTFOUND, "secret %s has no key '%s'", ref, key);
+        else
+            rc = slinky_base64_decode(out, NULL, v, 0);
+    }
+    if (rc < 0)
+        slinky__error_prefix("ldap bind password from secret %s: ", ref);
+    slinky_doc_free(have);
+    slinky_kube_client_free(c);
+    free(ns);
+    free(name);
     return rc;
 }
