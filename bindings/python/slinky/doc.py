@@ -5,6 +5,7 @@ float, bool, None); parse errors raise slinky.ParseError with .line and
 .column. Doc wraps a native document for path lookups and output.
 """
 from . import native as _nat
+from .errors import _on_file
 
 __all__ = ["Doc", "loads_json", "loads_yaml", "loads_yaml_all", "dumps_json", "dumps_yaml",
            "merge_patch", "json_patch"]
@@ -55,7 +56,7 @@ class Doc:
     @classmethod
     def load(cls, path):
         """Read a JSON or YAML file."""
-        return cls._wrap(_nat.slinky_doc_load_file(str(path)))
+        return cls._wrap(_on_file(str(path), _nat.slinky_doc_load_file, str(path)))
 
     def _root(self):
         return _nat.slinky_doc_root(self._doc)

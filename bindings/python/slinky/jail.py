@@ -12,6 +12,7 @@ import json as _json
 import os as _os
 
 from . import native as _nat
+from .errors import _on_file
 
 __all__ = ["JailSpec", "expand_template"]
 
@@ -55,7 +56,7 @@ class JailSpec:
     @classmethod
     def load(cls, path):
         """Read and parse a spec file."""
-        return cls(_nat.slinky_jail_spec_load(_os.fspath(path)))
+        return cls(_on_file(_os.fspath(path), _nat.slinky_jail_spec_load, _os.fspath(path)))
 
     def copy(self):
         return JailSpec(_nat.slinky_jail_spec_new_copy(self._spec))
