@@ -25,6 +25,7 @@ True
 ...     print(type(e).__name__, isinstance(e, LookupError))
 FileNotFoundError True
 """
+import builtins as _builtins
 import inspect as _inspect
 
 from . import _native
@@ -70,5 +71,9 @@ from .ledger import *  # noqa: E402,F401,F403
 from .jail import *  # noqa: E402,F401,F403
 from . import doc, kube, model, conf, ledger, jail  # noqa: E402,F401
 
-__all__ = (["__version__", "version", "errors", "doc", "kube", "model", "conf", "ledger", "jail"]
-           + errors.__all__[:-1] + doc.__all__ + kube.__all__ + ledger.__all__ + jail.__all__)
+# `from slinky import *` never shadows a builtin: slinky.TimeoutError, slinky.IOError
+# and slinky.FileNotFoundError (subclasses of the builtins) are reached as attributes.
+__all__ = [n for n in (["__version__", "version", "errors", "doc", "kube", "model", "conf",
+                        "ledger", "jail"] + errors.__all__[:-1] + doc.__all__ + kube.__all__
+                       + ledger.__all__ + jail.__all__)
+           if not hasattr(_builtins, n)]

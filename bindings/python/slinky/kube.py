@@ -29,6 +29,7 @@ NotFoundError 404 NotFound
 """
 import atexit as _atexit
 import json as _json
+import logging as _logging
 import queue as _queue
 import threading as _threading
 import weakref as _weakref
@@ -70,6 +71,8 @@ _KNOWN = {
     "restapis": Resource("slinky.slurm.net", "v1beta1", "restapis", True, "RestApi"),
     "tokens": Resource("slinky.slurm.net", "v1beta1", "tokens", True, "Token"),
 }
+
+_log = _logging.getLogger(__name__)
 
 _PATCH_TYPES = {"merge": 0, "json": 1, "strategic": 2, "apply": 3}
 
@@ -208,7 +211,8 @@ class Informer:
 
     Made by :meth:`Client.informer`. Handlers ``on_add(obj)``,
     ``on_update(old, new)`` and ``on_delete(obj)`` run on the informer's
-    thread after the cache was updated; :meth:`events` iterates the same
+    thread after the cache was updated (an exception a handler raises is
+    logged on the "slinky.kube" logger); :meth:`events` iterates the same
     events instead. The cache is read with :meth:`get` and :meth:`list`
     (copies, safe from any thread), also after :meth:`stop`. A with-block
     starts the informer, waits for the first list and stops it at the end.
@@ -239,6 +243,7 @@ class Informer:
         self._subscribers = []
         self._lock = _threading.Lock()
         self._started = False
+        self._stopped = False
         ref = _weakref.ref(self)
 
         def dispatch(type, old, obj, _ref=ref):
@@ -259,10 +264,17 @@ class Informer:
             q.put(Event(type, obj, old))
         adds, updates, deletes = self._handlers
         for h in (adds if type == "ADDED" else deletes if type == "DELETED" else ()):
-            h(obj)
+            self._call(h, obj)
         if type == "MODIFIED":
             for h in updates:
-                h(old, obj)
+                self._call(h, old, obj)
+
+    @staticmethod
+    def _call(h, *args):
+        try:
+            h(*args)
+        except Exception:  # a handler's bug must not stop the informer: log it
+            _log.exception("informer handler %r failed", h)
 
     def add_handlers(self, on_add=None, on_update=None, on_delete=None):
         """Add handler functions (any time; they see the events that follow).
@@ -321,6 +333,7 @@ class Informer:
         """
         _nat.slinky_py_informer_stop(self._inf)
         with self._lock:
+            self._stopped = True
             subs, self._subscribers = self._subscribers, []
         for q in subs:
             q.put(None)
@@ -378,7 +391,10 @@ class Informer:
         with self._lock:
             for o in self.list():
                 q.put(Event("ADDED", o, None))
-            self._subscribers.append(q)
+            if self._stopped:
+                q.put(None)
+            else:
+                self._subscribers.append(q)
         return self._drain(q, timeout)
 
     def _drain(self, q, timeout):
