@@ -121,6 +121,74 @@ PyObject *slinky_py_kube_list(slinky_kube_client *c, const char *group, const ch
     return slinky_py_kube_doc_out(d);
 }
 
+%}
+
+%{
+typedef struct slinky_py_items {
+    PyObject *items, *memo;
+    int failed;
+} slinky_py_items;
+
+/* list_stream callback (on the calling thread, GIL released): item -> dict */
+static slinky_status slinky_py_items_add(slinky_doc *item, void *payload)
+{
+    slinky_py_items *p = payload;
+    PyGILState_STATE g = PyGILState_Ensure();
+    PyObject *o = slinky_py_doc_value(slinky_doc_root(item), 0, p->memo);
+    int rc = o ? PyList_Append(p->items, o) : -1;
+    Py_XDECREF(o);
+    PyGILState_Release(g);
+    slinky_doc_free(item);
+    if (rc < 0) {
+        p->failed = 1;
+        return SLINKY_ECANCELED;
+    }
+    return 0;
+}
+%}
+
+%inline %{
+/**
+ * list by streaming: (items, resourceVersion). Each item becomes a dict as
+ * soon as it is decoded (its native copy is freed at once), and equal keys
+ * and short strings are shared between items, so memory is the dicts plus
+ * one page in flight.
+ */
+PyObject *slinky_py_kube_list_items(slinky_kube_client *c, const char *group, const char *version,
+                                    const char *resource, bool namespaced, const char *ns,
+                                    const char *label_selector, const char *field_selector,
+                                    long limit)
+{
+    slinky_kube_resource r = {group, version, resource, namespaced};
+    slinky_kube_list_options lo = SLINKY_KUBE_LIST_OPTIONS_INIT;
+    lo.label_selector = slinky_py_opt(label_selector);
+    lo.field_selector = slinky_py_opt(field_selector);
+    lo.limit = limit;
+    slinky_py_items p = {PyList_New(0), PyDict_New(), 0};
+    char *rv = NULL;
+    int err = SLINKY_ENOMEM;
+    if (p.items && p.memo) {
+        /* the items hold no cycles: no GC passes over them while they are built */
+        int gc_was = PyGC_Disable();
+        Py_BEGIN_ALLOW_THREADS
+        err = slinky_kube_list_stream(&rv, c, &r, slinky_py_opt(ns), &lo, slinky_py_items_add, &p);
+        Py_END_ALLOW_THREADS
+        if (gc_was)
+            PyGC_Enable();
+    }
+    Py_XDECREF(p.memo);
+    if (err || p.failed) {
+        Py_XDECREF(p.items);
+        slinky_free(rv);
+        if (!p.failed)
+            slinky_py_kube_fail(err);
+        return NULL;
+    }
+    PyObject *out = Py_BuildValue("(Ns)", p.items, rv ? rv : "");
+    slinky_free(rv);
+    return out;
+}
+
 /** create (verb "create"), update ("update") or update_status ("update_status"). */
 PyObject *slinky_py_kube_write(slinky_kube_client *c, const char *verb, const char *group,
                                const char *version, const char *resource, bool namespaced,

@@ -36,7 +36,8 @@ import weakref as _weakref
 from collections import namedtuple as _namedtuple
 
 from . import native as _nat
-from .errors import (CanceledError as _CanceledError, InvalidError as _InvalidError,
+from .errors import (CanceledError as _CanceledError, GoneError as _GoneError,
+                     InvalidError as _InvalidError,
                      NotFoundError as _NotFoundError, _IterOver, _on_file)
 
 __all__ = ["Client", "Resource", "Watch", "ListIterator", "Informer", "Event", "WorkQueue",
@@ -702,20 +703,33 @@ class Client:
 
     def list(self, resource, namespace=None, label_selector=None, field_selector=None,
              limit=0, all_namespaces=False):
-        """Every object (following pages of `limit`) as a List dict: items,
-        metadata.resourceVersion. See :meth:`iter` to fetch pages lazily.
+        """Every object (following pages of `limit`, default 500) as a List dict:
+        apiVersion, kind, metadata.resourceVersion, items. Items become dicts as
+        they arrive; equal keys and short strings are shared between them. See
+        :meth:`iter` to fetch pages lazily.
 
         >>> import slinky
         >>> with slinky.Client() as c:
         ...     lst = c.list("namespaces")
-        ...     print("default" in [n["metadata"]["name"] for n in lst["items"]],
+        ...     print(lst["kind"], "default" in [n["metadata"]["name"] for n in lst["items"]],
         ...           bool(lst["metadata"]["resourceVersion"]))
-        True True
+        NamespaceList True True
         """
         r = self.resource(resource)
         ns = None if all_namespaces else self._ns(r, namespace)
-        return _nat.slinky_py_kube_list(self._native(), r.group, r.version, r.plural, r.namespaced,
-                                        ns, label_selector, field_selector, int(limit))
+        for attempt in range(3):
+            try:
+                items, rv = _nat.slinky_py_kube_list_items(self._native(), r.group, r.version,
+                                                           r.plural, r.namespaced, ns,
+                                                           label_selector, field_selector,
+                                                           int(limit))
+                break
+            except _GoneError:  # a continue token expired mid-way: list again
+                if attempt == 2:
+                    raise
+        kind = (r.kind or "") + "List"
+        return {"apiVersion": r.api_version, "kind": kind, "metadata": {"resourceVersion": rv},
+                "items": items}
 
     def iter(self, resource, namespace=None, label_selector=None, field_selector=None,
              page_size=500, all_namespaces=False):
