@@ -245,6 +245,7 @@ class Informer:
         self._lock = _threading.Lock()
         self._started = False
         self._stopped = False
+        self._thread = None
         ref = _weakref.ref(self)
 
         def dispatch(type, old, obj, _ref=ref):
@@ -259,6 +260,7 @@ class Informer:
         _live_informers.add(self)
 
     def _dispatch(self, type, old, obj):
+        self._thread = _threading.get_ident()
         with self._lock:
             subs = list(self._subscribers)
         for q in subs:
@@ -332,6 +334,9 @@ class Informer:
         ...     print(isinstance(inf.list(), list))
         True
         """
+        if self._thread == _threading.get_ident():
+            raise _InvalidError("Informer.stop() from one of its handlers would wait for "
+                                "itself: stop it from another thread")
         _nat.slinky_py_informer_stop(self._inf)
         with self._lock:
             self._stopped = True

@@ -307,3 +307,62 @@ def test_workqueue():
     with slinky.WorkQueue() as q2:
         q2.add("x")
     assert q2.is_shutdown
+
+
+def test_exit_with_a_running_informer_and_watch(kubeconfig):
+    # the interpreter stops live informers at exit: no hang, no crash
+    code = ("import slinky, sys\n"
+            "c = slinky.Client(kubeconfig=sys.argv[1])\n"
+            "inf = c.informer('cm', on_add=lambda o: None)\n"
+            "assert inf.wait_synced(10)\n"
+            "w = c.watch('cm')\n"
+            "q = slinky.WorkQueue(); q.add('x')\n"
+            "print('ok')\n")
+    p = subprocess.run([os.environ.get("PYTHON", "/usr/bin/python3"), "-c", code, kubeconfig],
+                       capture_output=True, text=True, timeout=30)
+    assert (p.returncode, p.stdout) == (0, "ok\n"), p.stderr
+
+
+def test_client_shared_by_threads(client):
+    client.create("cm", cm("threads-a", k="v"))
+    errors = []
+
+    def worker():
+        try:
+            for _ in range(50):
+                assert client.get("cm", "threads-a")["data"] == {"k": "v"}
+                try:
+                    client.get("cm", "threads-missing")
+                except slinky.NotFoundError as e:
+                    assert e.details["name"] == "threads-missing"
+        except Exception as e:  # reported below
+            errors.append(e)
+
+    ts = [threading.Thread(target=worker) for _ in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join(60)
+    assert errors == []
+    client.delete("cm", "threads-a")
+
+
+def test_stop_from_a_handler_is_refused(client, caplog):
+    got = threading.Event()
+    holder = {}
+
+    def on_add(obj):
+        try:
+            holder["inf"].stop()
+        except slinky.InvalidError as e:
+            holder["err"] = e
+        got.set()
+
+    inf = client.informer("cm", on_add=on_add, start=False)
+    holder["inf"] = inf
+    client.create("cm", cm("stop-self"))
+    inf.start()
+    assert got.wait(10)
+    assert "another thread" in str(holder["err"])
+    inf.stop()
+    client.delete("cm", "stop-self")
