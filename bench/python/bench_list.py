@@ -8,7 +8,8 @@ Python dicts by two whole processes in the same run:
   python3-kubernetes   CustomObjectsApi.list_namespaced_custom_object(...) (bench/kube/list_python.py)
 
 Prints wall time (median of runs), client CPU time and peak RSS (/usr/bin/time) of each
-and their ratios (targets: slinky >= 5x faster, <= 1/3 of the peak RSS).
+and their ratios (targets: slinky >= 5x faster, <= 1/3 of the peak RSS); then the two
+calls alone, timed inside one process (list_inproc.py), without start-up and imports.
 
 usage: bench_list.py BUILD_DIR [--count N] [--runs R]
 """
@@ -87,6 +88,19 @@ def main():
               "(target >= 5x); client CPU %.2fx less" % (kw / sw, kc_ / sc))
         print("memory: slinky's peak RSS is %.3f of python3-kubernetes's (target <= 0.333)"
               % (sr / kr))
+        # the calls alone (no interpreter start-up, imports or exit), in one process
+        out = subprocess.run(["/usr/bin/python3", os.path.join(HERE, "list_inproc.py"), kc,
+                              "bench", str(a.runs)], env=penv, check=True, capture_output=True,
+                             text=True).stdout
+        calls = {}
+        for line in out.splitlines():
+            f = line.split()
+            calls[f[1]] = dict(kv.split("=") for kv in f[2:])
+            print("call alone: %-20s wall %6.3f s  CPU %6.3f s" %
+                  (f[1], float(calls[f[1]]["wall"]), float(calls[f[1]]["cpu"])))
+        s_, k_ = calls["slinky"], calls["python3-kubernetes"]
+        print("call alone: slinky.Client.list is %.2fx faster (wall), %.2fx less CPU" %
+              (float(k_["wall"]) / float(s_["wall"]), float(k_["cpu"]) / float(s_["cpu"])))
 
 
 if __name__ == "__main__":
