@@ -60,8 +60,13 @@ static const char *slinky_py_opt(const char *s)
 %inline %{
 /** Load a config (kubeconfig path, context, namespace may be None/"") and make a client. */
 slinky_status slinky_py_kube_connect(slinky_kube_client **out, const char *kubeconfig,
-                                     const char *context, const char *ns, bool in_cluster)
+                                     const char *context, const char *ns, bool in_cluster,
+                                     long timeout_ms, int max_retries, const char *user_agent)
 {
+    slinky_kube_client_options co = SLINKY_KUBE_CLIENT_OPTIONS_INIT;
+    co.timeout_ms = timeout_ms;
+    co.max_retries = max_retries;
+    co.user_agent = slinky_py_opt(user_agent);
     slinky_kube_config_options o = SLINKY_KUBE_CONFIG_OPTIONS_INIT;
     o.kubeconfig = slinky_py_opt(kubeconfig);
     o.context = slinky_py_opt(context);
@@ -71,7 +76,7 @@ slinky_status slinky_py_kube_connect(slinky_kube_client **out, const char *kubec
     int err = slinky_kube_config_load(&cfg, &o);
     if (err)
         return err;
-    err = slinky_kube_client_new(out, cfg, NULL);
+    err = slinky_kube_client_new(out, cfg, &co);
     slinky_kube_config_free(cfg);
     return err;
 }

@@ -532,7 +532,9 @@ class Client:
     kubeconfig: a path (a missing file raises slinky.FileNotFoundError);
     None finds it like kubectl ($KUBECONFIG, ~/.kube/config). context and
     namespace override the kubeconfig's; in_cluster uses the pod's service
-    account.
+    account. timeout: seconds per request (None: 30, watches excepted);
+    max_retries: retries of a failed or throttled request (None: 5; 0: none);
+    user_agent: the User-Agent header.
 
     >>> import slinky
     >>> c = slinky.Client()
@@ -542,10 +544,13 @@ class Client:
     True
     """
 
-    def __init__(self, kubeconfig=None, context=None, namespace=None, in_cluster=False):
+    def __init__(self, kubeconfig=None, context=None, namespace=None, in_cluster=False,
+                 timeout=None, max_retries=None, user_agent=None):
         self._discovery = None
+        tmo = 0 if timeout is None else max(1, int(timeout * 1000))
+        retries = 0 if max_retries is None else (int(max_retries) if max_retries > 0 else -1)
         self._c = _on_file(kubeconfig, _nat.slinky_py_kube_connect, kubeconfig, context,
-                           namespace, bool(in_cluster))
+                           namespace, bool(in_cluster), tmo, retries, user_agent)
 
     def _native(self):
         c = self._c

@@ -2,6 +2,7 @@
 import builtins
 import os
 import socket
+import time
 import traceback
 
 import pytest
@@ -108,7 +109,8 @@ def test_unsupported_error(client):
     client.delete("nodesets", "err-ns")
 
 
-def test_timeout_busy_gone_http_from_server_replies(admin, client):
+def test_timeout_busy_gone_http_from_server_replies(admin, kubeconfig):
+    client = slinky.Client(kubeconfig=kubeconfig, max_retries=0)
     add_fault(admin, path="/api/v1/namespaces/default/configmaps/t504", kind="status", code=504,
               count=-1)
     with pytest.raises(builtins.TimeoutError) as ei:
@@ -130,6 +132,39 @@ def test_timeout_busy_gone_http_from_server_replies(admin, client):
     with pytest.raises(slinky.GoneError):
         for _ in client.watch("configmaps", resource_version=rv, timeout=5):
             pass
+    admin.request("DELETE", "/admin/faults")
+
+
+def test_retries_and_user_agent(admin, kubeconfig):
+    # the default client retries a 429 and succeeds; with max_retries=0 it fails at once
+    admin.request("DELETE", "/admin/faults")
+    add_fault(admin, path="/api/v1/namespaces/default/configmaps/retry-me", kind="status",
+              code=429, count=1)
+    c = slinky.Client(kubeconfig=kubeconfig, user_agent="slinky-py-test/1")
+    with pytest.raises(slinky.NotFoundError):
+        c.get("configmaps", "retry-me")      # the 429 was retried; then the real 404
+    add_fault(admin, path="/api/v1/namespaces/default/configmaps/retry-me", kind="status",
+              code=429, count=1)
+    with pytest.raises(slinky.BusyError):
+        slinky.Client(kubeconfig=kubeconfig, max_retries=0).get("configmaps", "retry-me")
+    admin.request("DELETE", "/admin/faults")
+    # the server names the manager of a plain write after the User-Agent's product
+    o = c.create("configmaps", dict(cm("ua-a"), data={"k": "v"}))
+    assert [m["manager"] for m in o["metadata"]["managedFields"]] == ["slinky-py-test"]
+    c.delete("configmaps", "ua-a")
+
+
+def test_client_timeout(admin, kubeconfig):
+    admin.request("DELETE", "/admin/faults")
+    add_fault(admin, path="/api/v1/namespaces/default/configmaps/slow", kind="delay", ms=3000,
+              count=-1)
+    c = slinky.Client(kubeconfig=kubeconfig, timeout=0.3, max_retries=0)
+    t0 = time.monotonic()
+    with pytest.raises(slinky.Error) as ei:
+        c.get("configmaps", "slow")
+    assert time.monotonic() - t0 < 2.5
+    # no reply in time: a timeout (or "unreachable" once kube reports it so)
+    assert isinstance(ei.value, (builtins.TimeoutError, ConnectionError)), ei.value
     admin.request("DELETE", "/admin/faults")
 
 
