@@ -98,6 +98,20 @@ def test_auth_error(server):
     assert (ei.value.http_status, ei.value.reason) == (401, "Unauthorized")
 
 
+def test_forbidden_error(client):
+    # a namespace held in Terminating by an object's finalizer refuses new objects (403)
+    client.create("namespaces", {"metadata": {"name": "err-term"}})
+    client.create("cm", {"metadata": {"name": "held", "namespace": "err-term",
+                                      "finalizers": ["example.com/hold"]}})
+    assert client.delete("namespaces", "err-term")["status"]["phase"] == "Terminating"
+    with pytest.raises(PermissionError) as ei:
+        client.create("cm", {"metadata": {"name": "new", "namespace": "err-term"}})
+    e = ei.value
+    assert type(e) is slinky.ForbiddenError and (e.http_status, e.reason) == (403, "Forbidden")
+    assert "being terminated" in e.message
+    client.patch("cm", "held", {"metadata": {"finalizers": None}}, namespace="err-term")
+
+
 def test_unsupported_error(client):
     client.create("nodesets", {"apiVersion": "slinky.slurm.net/v1beta1", "kind": "NodeSet",
                                "metadata": {"name": "err-ns"},
