@@ -1,41 +1,70 @@
 /*
  * Core typemaps shared by every module's .i file.
  *
- *  - slinky_status return values: negative -> raise slinky.Error (one
- *    subclass per code) carrying code, http_status, message, line, column;
- *    0 or positive -> None (or the appended out-values).
+ *  - slinky_status return values: negative -> raise the slinky.Error subclass
+ *    of the code, built by the factory slinky/errors.py registers, with code,
+ *    http_status, message, reason and details (the Kubernetes Status behind an
+ *    HTTP failure), line, column; 0 or positive -> None (or the out-values).
  *  - SLINKY_OUT_OBJECT(TYPE, FREE): `TYPE **out` becomes a returned Python
  *    proxy owning the object (the proxy's destructor calls FREE).
  *  - `char **out`/`char **json_out`/`char **yaml_out` + optional `size_t *len_out`:
  *    returned as str (or bytes for invalid UTF-8), released with slinky_free.
  */
 %{
-static PyObject *slinky_py_errors[32]; /* index = -code */
-static PyObject *slinky_py_error_base;
+/* The exception factory registered by slinky/errors.py:
+ * make(code, message, http_status, reason, details, line, column) -> instance. */
+static PyObject *slinky_py_error_factory;
 
-static PyObject *slinky_py_error_class(int code)
+static PyObject *slinky_py_kube_details(const slinky_kube_status *st)
 {
-    int i = -code;
-    if (i > 0 && i < 32 && slinky_py_errors[i])
-        return slinky_py_errors[i];
-    return slinky_py_error_base;
+    PyObject *causes = PyList_New(0);
+    for (size_t i = 0; causes && i < st->ncauses; i++) {
+        PyObject *c = Py_BuildValue("{s:s,s:s,s:s}", "reason", st->causes[i].reason,
+                                    "message", st->causes[i].message, "field", st->causes[i].field);
+        if (!c || PyList_Append(causes, c) < 0) {
+            Py_XDECREF(c);
+            Py_CLEAR(causes);
+            break;
+        }
+        Py_DECREF(c);
+    }
+    if (!causes)
+        return NULL;
+    return Py_BuildValue("{s:s,s:s,s:N,s:l}", "name", st->name, "kind", st->kind, "causes", causes,
+                         "retryAfterSeconds", st->retry_after_seconds);
 }
 
 static void slinky_py_raise(int code)
 {
     const slinky_error *e = slinky_error_last();
-    PyObject *cls = slinky_py_error_class(code);
-    PyObject *msg = PyUnicode_DecodeUTF8(e->message, strlen(e->message), "replace");
-    PyObject *exc = PyObject_CallFunctionObjArgs(cls, msg, NULL);
-    Py_XDECREF(msg);
+    int same = e->code == code;
+    int http = same ? e->http_status : 0;
+    const char *reason = "";
+    PyObject *details = NULL;
+    if (http) {
+        const slinky_kube_status *st = slinky_kube_status_last();
+        if (st->http_status == http) {
+            reason = st->reason;
+            details = slinky_py_kube_details(st);
+        }
+    }
+    if (!details) {
+        PyErr_Clear();
+        details = PyDict_New();
+    }
+    if (!slinky_py_error_factory) {
+        Py_XDECREF(details);
+        PyErr_Format(PyExc_RuntimeError, "libslinky error %d: %s", code, e->message);
+        return;
+    }
+    const char *m = same ? e->message : "";
+    PyObject *msg = PyUnicode_DecodeUTF8(m, (Py_ssize_t)strlen(m), "replace");
+    PyObject *exc = PyObject_CallFunction(slinky_py_error_factory, "iNisNii", code, msg, http,
+                                          reason, details,
+                                          same ? e->line : 0, same ? e->column : 0);
     if (!exc)
         return;
-    PyObject *v;
-    v = PyLong_FromLong(code); PyObject_SetAttrString(exc, "code", v); Py_XDECREF(v);
-    v = PyLong_FromLong(e->code == code ? e->http_status : 0); PyObject_SetAttrString(exc, "http_status", v); Py_XDECREF(v);
-    v = PyLong_FromLong(e->code == code ? e->line : 0); PyObject_SetAttrString(exc, "line", v); Py_XDECREF(v);
-    v = PyLong_FromLong(e->code == code ? e->column : 0); PyObject_SetAttrString(exc, "column", v); Py_XDECREF(v);
-    PyErr_SetObject(cls, exc);
+    PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
     Py_DECREF(exc);
 }
 
@@ -50,31 +79,14 @@ static PyObject *slinky_py_str(const char *s, size_t len)
 }
 %}
 
-%init %{
-    {
-        static const struct { int code; const char *name; } slinky_py_names[] = {
-            {SLINKY_ERROR, "slinky.GenericError"}, {SLINKY_ENOMEM, "slinky.NoMemoryError"},
-            {SLINKY_EINVALID, "slinky.InvalidError"}, {SLINKY_ENOTFOUND, "slinky.NotFoundError"},
-            {SLINKY_EEXISTS, "slinky.ExistsError"}, {SLINKY_ECONFLICT, "slinky.ConflictError"},
-            {SLINKY_EAUTH, "slinky.AuthError"}, {SLINKY_ETIMEOUT, "slinky.TimeoutError"},
-            {SLINKY_EHTTP, "slinky.HTTPError"}, {SLINKY_EPARSE, "slinky.ParseError"},
-            {SLINKY_EGIT, "slinky.GitError"}, {SLINKY_ITEROVER, "slinky.IterOver"},
-            {SLINKY_EIO, "slinky.IOError"}, {SLINKY_EGONE, "slinky.GoneError"},
-            {SLINKY_EUNSUPPORTED, "slinky.UnsupportedError"}, {SLINKY_EBUSY, "slinky.BusyError"},
-            {SLINKY_EFORBIDDEN, "slinky.ForbiddenError"}, {SLINKY_ECANCELED, "slinky.CanceledError"},
-            {SLINKY_EUNAVAILABLE, "slinky.UnavailableError"},
-        };
-        slinky_py_error_base = PyErr_NewException("slinky.Error", NULL, NULL);
-        PyModule_AddObject(m, "Error", slinky_py_error_base);
-        Py_INCREF(slinky_py_error_base);
-        for (size_t k = 0; k < sizeof(slinky_py_names) / sizeof(slinky_py_names[0]); k++) {
-            PyObject *cls = PyErr_NewException((char *)slinky_py_names[k].name,
-                                               slinky_py_error_base, NULL);
-            slinky_py_errors[-slinky_py_names[k].code] = cls;
-            PyModule_AddObject(m, strchr(slinky_py_names[k].name, '.') + 1, cls);
-            Py_INCREF(cls);
-        }
-    }
+%inline %{
+/* Register the exception factory (slinky/errors.py does, at import). */
+PyObject *slinky_py_set_error_factory(PyObject *make)
+{
+    Py_XINCREF(make);
+    Py_XSETREF(slinky_py_error_factory, make);
+    Py_RETURN_NONE;
+}
 %}
 
 %typemap(out) slinky_status {

@@ -26,8 +26,23 @@ struct slinky_doc_value {};
 
 %{
 #define SLINKY_PY_DOC_MAX_DEPTH 1000
+/* strings up to this length are shared through the memo (keys always are) */
+#define SLINKY_PY_MEMO_MAX 64
 
-static PyObject *slinky_py_doc_value(const slinky_doc_value *v, int depth)
+/* A str for s; with a memo dict, equal strings come out as one shared object
+ * (many objects of a list repeat the same keys and values). */
+static PyObject *slinky_py_memo_str(PyObject *memo, const char *s, size_t len)
+{
+    PyObject *o = slinky_py_str(s, len);
+    if (!o || !memo)
+        return o;
+    PyObject *m = PyDict_SetDefault(memo, o, o);
+    Py_XINCREF(m);
+    Py_DECREF(o);
+    return m;
+}
+
+static PyObject *slinky_py_doc_value(const slinky_doc_value *v, int depth, PyObject *memo)
 {
     if (depth > SLINKY_PY_DOC_MAX_DEPTH) {
         PyErr_SetString(PyExc_ValueError, "document nested too deeply");
@@ -46,15 +61,18 @@ static PyObject *slinky_py_doc_value(const slinky_doc_value *v, int depth)
             return PyLong_FromString(t, NULL, 10); /* an integer beyond int64 */
         return PyFloat_FromDouble(slinky_doc_value_get_double(v));
     }
-    case SLINKY_DOC_STRING:
-        return slinky_py_str(slinky_doc_value_get_string(v), slinky_doc_value_get_string_len(v));
+    case SLINKY_DOC_STRING: {
+        size_t len = slinky_doc_value_get_string_len(v);
+        return slinky_py_memo_str(len <= SLINKY_PY_MEMO_MAX ? memo : NULL,
+                                  slinky_doc_value_get_string(v), len);
+    }
     case SLINKY_DOC_ARRAY: {
         size_t n = slinky_doc_value_size(v);
         PyObject *list = PyList_New((Py_ssize_t)n);
         if (!list)
             return NULL;
         for (size_t i = 0; i < n; i++) {
-            PyObject *o = slinky_py_doc_value(slinky_doc_value_at(v, i), depth + 1);
+            PyObject *o = slinky_py_doc_value(slinky_doc_value_at(v, i), depth + 1, memo);
             if (!o) {
                 Py_DECREF(list);
                 return NULL;
@@ -70,8 +88,8 @@ static PyObject *slinky_py_doc_value(const slinky_doc_value *v, int depth)
             return NULL;
         for (size_t i = 0; i < n; i++) {
             const char *k = slinky_doc_value_key_at(v, i);
-            PyObject *key = slinky_py_str(k, strlen(k));
-            PyObject *o = key ? slinky_py_doc_value(slinky_doc_value_member_at(v, i), depth + 1)
+            PyObject *key = slinky_py_memo_str(memo, k, strlen(k));
+            PyObject *o = key ? slinky_py_doc_value(slinky_doc_value_member_at(v, i), depth + 1, memo)
                               : NULL;
             if (!o || PyDict_SetItem(dict, key, o) < 0) {
                 Py_XDECREF(key);
@@ -179,7 +197,13 @@ static int slinky_py_doc_store(slinky_doc_value *v, PyObject *obj, int depth)
 /** The value as plain Python objects (dict/list/str/int/float/bool/None). */
 PyObject *slinky_py_doc_to_python(const slinky_doc_value *v)
 {
-    return slinky_py_doc_value(v, 0);
+    /* no cyclic GC passes while a tree of new containers (none of them in a
+     * cycle) is built: they would walk every object built so far, again and again */
+    int gc_was = PyGC_Disable();
+    PyObject *o = slinky_py_doc_value(v, 0, NULL);
+    if (gc_was)
+        PyGC_Enable();
+    return o;
 }
 
 /** Replace v by the Python value obj (dict with str keys, list/tuple, str, int, float, bool, None). */

@@ -135,7 +135,8 @@ slinky_status slinky_model_py_get(char **json_out, const char *data, size_t len,
 }
 %}
 
-/* A few direct functions of slinky/model.h. */
+/* A few direct functions of slinky/model.h (kinds cross as int). */
+%apply int { slinky_model_kind };
 slinky_status slinky_model_crd_dump(char **yaml_out, const char *kind);
 slinky_model_kind slinky_model_kind_lookup(const char *name);
 const char *slinky_model_kind_name(slinky_model_kind kind);

@@ -3,7 +3,7 @@
 Configs are plain text; the C library parses them with Slurm's own grammar.
 
     >>> import slinky
-    >>> text = open("slurm.conf").read()
+    >>> text = "ClusterName=ci\\nSlurmctldHost=localhost\\nKillWait=30\\nNodeName=n[1-2] CPUs=2\\n"
     >>> slinky.conf.get(text, "KillWait")
     '30'
     >>> new = slinky.conf.set(text, "AccountingStorageEnforce", "associations,limits,qos")
@@ -18,6 +18,8 @@ from . import native as _nat
 
 __all__ = ["KINDS", "check", "get", "set", "record_set", "diff", "hostlist_expand", "hostlist_compress",
            "merge_parameters", "render"]
+
+_SAMPLE = "ClusterName=ci\nSlurmctldHost=localhost\nNodeName=n[1-2] CPUs=2\nPartitionName=p Nodes=ALL\n"
 
 KINDS = ("slurm", "cgroup", "gres", "slurmdbd", "job_container", "plugstack")
 
@@ -45,7 +47,12 @@ def _text(t):
 def check(text, kind="slurm", version=None):
     """Static checks for a Slurm version ("22.05", "24.11", None = newest).
     Returns (ok, findings) with findings as (line, column, severity, message).
-    Raises slinky.ParseError (with .line/.column) for grammar errors."""
+    Raises slinky.ParseError (with .line/.column) for grammar errors.
+
+    >>> ok, findings = check(_SAMPLE + "FooBar=1\\n", version="22.05")
+    >>> ok, [(f[0], f[2]) for f in findings if f[2] == "error"]
+    (False, [(5, 'error')])
+    """
     report = _nat.slinky_conf_py_check(_text(text), _kind(kind), _version(version)) or ""
     findings = []
     for line in report.splitlines():
@@ -57,35 +64,60 @@ def check(text, kind="slurm", version=None):
 
 
 def get(text, key, kind="slurm"):
-    """The effective value of a global key (last value wins), or None."""
+    """The effective value of a global key (last value wins, any case), or None.
+
+    >>> get(_SAMPLE, "clustername"), get(_SAMPLE, "KillWait")
+    ('ci', None)
+    """
     return _nat.slinky_conf_py_get(_text(text), _kind(kind), key)
 
 
 def set(text, key, value, kind="slurm"):  # noqa: A001 (the verb of the C API)
-    """Return the text with `key` set to `value`: one line changes (or one is appended)."""
+    """Return the text with `key` set to `value`: one line changes (or one is appended).
+
+    >>> set(_SAMPLE, "ClusterName", "prod").splitlines()[0]
+    'ClusterName=prod'
+    """
     return _nat.slinky_conf_py_set(_text(text), _kind(kind), key, str(value))
 
 
 def record_set(text, type, name, key, value):  # noqa: A002 (Slurm's word)
     """Return the slurm.conf text with `key` set in the record line `type`=`name`
-    (e.g. "PartitionName", "debug", "MaxTime", "60"): only that line changes."""
+    (e.g. "PartitionName", "debug", "MaxTime", "60"): only that line changes.
+
+    >>> record_set(_SAMPLE, "PartitionName", "p", "MaxTime", 60).splitlines()[-1]
+    'PartitionName=p Nodes=ALL MaxTime=60'
+    """
     return _nat.slinky_conf_py_record_set(_text(text), type, name, key, str(value))
 
 
 def diff(old, new, version=None):
     """Semantic diff of two slurm.conf texts: {"class": ..., "changes": [...]}, each change
-    a dict with scope, name, key, old, new, class and reason."""
+    a dict with scope, name, key, old, new, class and reason.
+
+    >>> d = diff(_SAMPLE, set(_SAMPLE, "KillWait", "45"), version="22.05")
+    >>> d["class"], [(c["key"], c["old"], c["new"]) for c in d["changes"]]
+    ('reconfigure', [('KillWait', None, '45')])
+    """
     return _json.loads(_nat.slinky_conf_py_diff(_text(old), _text(new), _version(version)))
 
 
 def hostlist_expand(expr):
-    """Expand a Slurm hostlist expression into host names, in Slurm's order."""
+    """Expand a Slurm hostlist expression into host names, in Slurm's order.
+
+    >>> hostlist_expand("a[1-2],b3")
+    ['a1', 'a2', 'b3']
+    """
     out = _nat.slinky_conf_py_hostlist_expand(expr) or ""
     return out.splitlines()
 
 
 def hostlist_compress(hosts):
-    """Compress host names into a hostlist as `scontrol show hostlist` does."""
+    """Compress host names into a hostlist as `scontrol show hostlist` does.
+
+    >>> hostlist_compress(["n1", "n2", "n3", "x"])
+    'n[1-3],x'
+    """
     hosts = list(hosts)
     for h in hosts:
         if not h or "\n" in h:
@@ -94,14 +126,25 @@ def hostlist_compress(hosts):
 
 
 def merge_parameters(conf_raw, params):
-    """upstream's BuildMergedConfig: params is {"Key": ["opt", ...]}."""
+    """Merge option lists into key=value,value lines (upstream's BuildMergedConfig):
+    params is {"Key": ["opt", ...]}; options already present are kept once.
+
+    >>> print(merge_parameters("SlurmctldParameters=enable_configless", {"SlurmctldParameters": ["idle_on_node_suspend"]}).strip())
+    SlurmctldParameters=enable_configless,idle_on_node_suspend
+    """
     return _nat.slinky_conf_py_merge(_text(conf_raw), _json.dumps(params)) or ""
 
 
 def render(resources, file="slurm", version=None, local_dir=None, ports=(0, 0, 0), munge=None):
     """Render slurm.conf ("slurm"), cgroup.conf or gres.conf from Slinky resources: a
     YAML/JSON stream (str) or a list of dicts holding a Controller, NodeSets and an
-    optional Accounting. `local_dir` selects the local (127.0.0.1) profile."""
+    optional Accounting. `local_dir` selects the local (127.0.0.1) profile.
+
+    >>> ctl = {"apiVersion": "slinky.slurm.net/v1beta1", "kind": "Controller",
+    ...        "metadata": {"name": "slurm", "namespace": "slurm"}, "spec": {"clusterName": "demo"}}
+    >>> "ClusterName=demo" in render([ctl]).splitlines()
+    True
+    """
     if not isinstance(resources, (str, bytes)):
         resources = "\n---\n".join(_json.dumps(r) for r in resources)
     ctld, slurmd, dbd = (list(ports) + [0, 0, 0])[:3]

@@ -7,11 +7,19 @@ A JailSpec is read from YAML/JSON (or the built-in default profile), validated
 {"job_id": "42", "user": "alice", "uid": 1000, "gid": 1000, "groups": [...],
 "node": "n1", "gpus": "0,1", "cwd": "/home/alice"} (every key optional).
 run(), setup() and cleanup() change the machine: they need root.
+
+>>> import slinky
+>>> spec = slinky.JailSpec.default()
+>>> spec.destinations[:3]
+['/home', '/shared', '/local']
+>>> spec.render_bwrap({"job_id": "42", "uid": 1000, "gid": 1000})[:3]
+['--die-with-parent', '--unshare-user', '--unshare-pid']
 """
 import json as _json
 import os as _os
 
 from . import native as _nat
+from .errors import _on_file
 
 __all__ = ["JailSpec", "expand_template"]
 
@@ -30,12 +38,26 @@ def _job(job_id=None, job=None):
 
 
 def expand_template(template, job):
-    """Expand %j, %u, %n and %% in a path template for a job dict."""
+    """Expand %j, %u, %n and %% in a path template for a job dict.
+
+    >>> expand_template("/scratch/%u/%j", {"job_id": "7", "user": "bob"})
+    '/scratch/bob/7'
+    """
     return _nat.slinky_jail_expand(template, job)
 
 
 class JailSpec:
-    """A validated jail spec (owns a native slinky_jail_spec)."""
+    """A validated jail spec (owns a native slinky_jail_spec).
+
+    Made by :meth:`default`, :meth:`loads` or :meth:`load`; bad specs raise
+    InvalidError naming the field.
+
+    >>> try:
+    ...     JailSpec.loads("kind: JailSpec\\nmounts: [{destination: relative}]")
+    ... except ValueError as e:
+    ...     print(type(e).__name__, "mounts[0]" in str(e))
+    InvalidError True
+    """
 
     __slots__ = ("_spec",)
 
@@ -55,12 +77,19 @@ class JailSpec:
     @classmethod
     def load(cls, path):
         """Read and parse a spec file."""
-        return cls(_nat.slinky_jail_spec_load(_os.fspath(path)))
+        return cls(_on_file(_os.fspath(path), _nat.slinky_jail_spec_load, _os.fspath(path)))
 
     def copy(self):
+        """An independent copy.
+
+        >>> a = JailSpec.default(); b = a.copy(); b.scratch = "/other"
+        >>> a.scratch != b.scratch
+        True
+        """
         return JailSpec(_nat.slinky_jail_spec_new_copy(self._spec))
 
     def validate(self):
+        """Check the spec again after changes; InvalidError naming the field."""
         _nat.slinky_jail_spec_validate(self._spec)
 
     def dumps(self, yaml=True):
@@ -68,10 +97,16 @@ class JailSpec:
         return _nat.slinky_jail_spec_dump(self._spec, yaml)
 
     def to_dict(self):
+        """The spec as plain Python values.
+
+        >>> sorted(JailSpec.default().to_dict())[:3]
+        ['devices', 'environment', 'kind']
+        """
         return _json.loads(self.dumps(yaml=False))
 
     @property
     def scratch(self):
+        """The folder under which each job gets its scratch (settable)."""
         return _nat.slinky_jail_spec_get_scratch(self._spec)
 
     @scratch.setter
@@ -79,15 +114,24 @@ class JailSpec:
         _nat.slinky_jail_spec_set_scratch(self._spec, path)
 
     def set_root(self, path, read_only=True):
+        """Use `path` as the jail's root file system."""
         _nat.slinky_jail_spec_set_root(self._spec, path, read_only)
 
     def set_mount_source(self, destination, source):
+        """Change the source of the mount at `destination` (NotFoundError if none)."""
         _nat.slinky_jail_spec_set_mount_source(self._spec, destination, source)
 
     def set_gpu_devices(self, source, destination=None):
+        """Where the GPU device nodes come from (and go to) when a job asks for GPUs."""
         _nat.slinky_jail_spec_set_gpu_devices(self._spec, source, destination)
 
     def add_bind(self, source, destination, read_only=False):
+        """Add a bind mount of `source` at `destination`.
+
+        >>> s = JailSpec.default(); s.add_bind("/srv/data", "/data", read_only=True)
+        >>> s.destinations[-1]
+        '/data'
+        """
         _nat.slinky_jail_spec_add_bind(self._spec, source, destination, read_only)
 
     @property
@@ -97,7 +141,11 @@ class JailSpec:
         return [_nat.slinky_jail_spec_mount_destination(self._spec, i) for i in range(n)]
 
     def render_oci(self, job=None, argv=None, rootfs=None):
-        """OCI runtime config as a dict."""
+        """OCI runtime config as a dict.
+
+        >>> JailSpec.default().render_oci({"job_id": "1"}, ["/bin/true"])["process"]["args"]
+        ['/bin/true']
+        """
         return _json.loads(_nat.slinky_jail_render_oci(self._spec, job, argv, rootfs))
 
     def bundle(self, directory, job=None, argv=None):
@@ -109,7 +157,11 @@ class JailSpec:
         return _nat.slinky_jail_render_bwrap(self._spec, job, argv)
 
     def render_slurm(self, which, plugin=None, spec_path=None):
-        """which: "job-container", "slurm-conf" or "plugstack"."""
+        """Slurm configuration lines; which: "job-container", "slurm-conf" or "plugstack".
+
+        >>> JailSpec.default().render_slurm("plugstack").split()[:2]
+        ['required', 'slinky_jail.so']
+        """
         return _nat.slinky_jail_render_slurm(self._spec, _SLURM_FILES[which], plugin, spec_path)
 
     def environment(self, env=None):

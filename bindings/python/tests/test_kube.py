@@ -1,8 +1,4 @@
-"""slinky.kube against slinky-apiserver on loopback (TLS + token), started per module."""
-import os
-import shutil
-import subprocess
-import tempfile
+"""slinky.kube against slinky-apiserver on loopback (TLS + token; see conftest.py)."""
 import threading
 import time
 
@@ -10,34 +6,6 @@ import pytest
 
 import slinky
 from slinky import kube
-
-SRC = os.environ.get("SLINKY_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "../../.."))
-SHARED = os.environ.get("SLINKY_SHARED_DIR", os.path.join(SRC, "..", "shared"))
-
-
-def _server_bin():
-    b = os.environ.get("SLINKY_APISERVER_BIN")
-    if b:
-        return b
-    return os.path.join(os.environ.get("SLINKY_BUILD_DIR", os.path.join(SRC, "build")),
-                        "tools/slinky-apiserver/slinky-apiserver")
-
-
-@pytest.fixture(scope="module")
-def server():
-    if not os.access(_server_bin(), os.X_OK):
-        pytest.skip("slinky-apiserver is not built")
-    d = tempfile.mkdtemp(prefix="slinky-py-kube-")
-    subprocess.check_call(["sh", os.path.join(SRC, "tests/apiserver/start-apiserver.sh"), d,
-                           "--crd-dir", os.path.join(SHARED, "upstream/slinky/crds")])
-    yield d
-    subprocess.call(["sh", os.path.join(SRC, "tests/apiserver/stop-apiserver.sh"), d])
-    shutil.rmtree(d, ignore_errors=True)
-
-
-@pytest.fixture
-def client(server):
-    return kube.Client(kubeconfig=os.path.join(server, "kubeconfig"))
 
 
 def cm(name, **data):

@@ -68,3 +68,68 @@ def test_sshd_config():
     assert "AuthorizedKeysCommand none" in sshd_config()
     frag = sshd_config(enable_seamless=True, keys_command="/bin/k %u")
     assert "AuthorizedKeysCommand /bin/k %u" in frag and "Port 2222" in frag
+
+
+def test_add_user_idempotent_like_the_cli(tmp_path):
+    key = _key("ed25519.pub")
+    with_nl = tmp_path / "laptop.pub"
+    with_nl.write_text(key + "\n")
+    without_nl = tmp_path / "desk.pub"
+    without_nl.write_text(_key("rsa.pub"))
+    with Ledger.init(str(tmp_path / "l.git"), cluster="py") as l:
+        r = l.add_user("dave", keys=[str(with_nl), without_nl], groups=["dev", "ops"],
+                       account="physics", gecos="Dave")
+        assert r["uid"] == 65536
+        assert [e["kind"] for e in r["recorded"]] == [
+            "user-add", "key-add", "key-add", "group-add", "member-add", "group-add",
+            "member-add", "account-add", "assoc-add"]
+        assert sorted(k.split()[0] for k in l.keys("dave")) == ["ssh-ed25519", "ssh-rsa"]
+        assert {k["tag"] for k in l.get("user", "dave")["keys"]} == {"laptop", "desk"}
+        n = l.verify()
+        again = l.add_user("dave", keys=[str(with_nl), without_nl], groups=["dev", "ops"],
+                           account="physics")
+        assert again == {"uid": 65536, "recorded": []} and l.verify() == n
+        # the same key as text, trailing newline and all: still nothing new
+        assert l.add_user("dave", keys=[key + "\n"])["recorded"] == []
+        # a second user joins an existing group: only the membership is recorded
+        r = l.add_user("erin", groups=["dev"])
+        assert [e["kind"] for e in r["recorded"]] == ["user-add", "member-add"]
+        assert l.get("group", "dev")["members"] == ["dave", "erin"]
+        # bad input is refused before anything is written
+        for bad in (dict(name="Bad"), dict(name="frank", groups=["Bad Group"]),
+                    dict(name="frank", keys=[_key("mismatch.pub")]),
+                    dict(name="frank", account="BAD")):
+            with pytest.raises(slinky.InvalidError):
+                l.add_user(**bad)
+        with pytest.raises(FileNotFoundError):
+            l.add_user("frank", keys=[str(tmp_path / "missing.pub")])
+        assert l.verify() == n + 2
+        with pytest.raises(slinky.NotFoundError):
+            l.get("user", "frank")
+        # another key under a tag that is taken conflicts
+        other = tmp_path / "x" / "laptop.pub"
+        other.parent.mkdir()
+        other.write_text(_key("ecdsa.pub") + "\n")
+        with pytest.raises(slinky.ConflictError, match="tagged 'laptop'"):
+            l.add_user("dave", keys=[str(other)])
+        with pytest.raises(slinky.ConflictError, match="uid"):
+            l.add_user("dave", uid=70000)
+        # append() also takes a key read from a file as is
+        l.append("key-add", "erin", tag="k", key=with_nl.read_text())
+        assert l.keys("erin") == [key]
+
+
+def test_history_is_an_iterator_and_closed_ledger_raises(tmp_path):
+    l = Ledger.init(str(tmp_path / "l.git"))
+    l.add_user("gail", groups=["g"])
+    h = l.history("gail")
+    assert iter(h) is h
+    assert next(h)["kind"] == "user-add"
+    assert [e["kind"] for e in h] == ["member-add"]
+    assert len(list(l.history())) == 3
+    with l:
+        assert l.path.endswith("l.git")
+    with pytest.raises(slinky.InvalidError, match="closed"):
+        l.show()
+    with Ledger.open(str(tmp_path / "l.git")) as again:
+        assert again.get("user", "gail")["uid"] == 65536
