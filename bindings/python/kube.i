@@ -502,9 +502,12 @@ slinky_status slinky_py_informer_new(slinky_py_informer **out, PyObject *client_
         return SLINKY_ENOMEM;
     int err = slinky_kube_informer_new(&p->inf, c, &r, slinky_py_opt(ns), &io);
     if (!err && dispatch != Py_None) {
-        slinky_kube_informer_handlers h = {slinky_py_inf_add, slinky_py_inf_update,
-                                           slinky_py_inf_delete};
-        err = slinky_kube_informer_add_handlers(p->inf, &h, p);
+        slinky_kube_informer_handlers h = SLINKY_KUBE_INFORMER_HANDLERS_INIT;
+        h.on_add = slinky_py_inf_add;
+        h.on_update = slinky_py_inf_update;
+        h.on_delete = slinky_py_inf_delete;
+        h.payload = p;
+        err = slinky_kube_informer_add_handlers(p->inf, &h);
     }
     if (err) {
         slinky_kube_informer_free(p->inf);
