@@ -1,0 +1,20 @@
+/*
+ * conn: a slurm client from the command-line flags shared by slinky-exporter
+ * and slinky-health (--url, --user, --token-file, --timeout), with the same
+ * environment fallbacks as `slinkyctl slurm`: SLINKY_SLURM_URL,
+ * SLINKY_SLURM_USER, SLINKY_SLURM_TOKEN_FILE, then SLURM_JWT.
+ */
+#ifndef SLINKY_TOOLS_CONN_H
+#define SLINKY_TOOLS_CONN_H
+
+#include <slinky.h>
+
+typedef struct conn_flags {
+    const char *url, *user, *token_file;
+    long timeout_ms;
+} conn_flags;
+
+/* 0, or 2 (usage: nothing to connect with) / 1 (client error) after printing "prog: why" */
+int conn_open(slinky_slurm_client **out, conn_flags *f, const char *prog);
+
+#endif
