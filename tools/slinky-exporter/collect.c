@@ -357,6 +357,23 @@ static void put_jobs(mbuf *b, const slinky_slurm_jobs *jl, const slinky_slurm_pa
 
 /* ------------------------------------------------------------ one scrape */
 
+enum { FETCH_NODES, FETCH_JOBS };
+typedef struct fetch {
+    slinky_slurm_client *client;
+    int what;
+    int rc;
+    slinky_slurm_nodes *nodes;
+    slinky_slurm_jobs *jobs;
+} fetch;
+
+static void *fetch_main(void *arg)
+{
+    fetch *f = arg;
+    f->rc = f->what == FETCH_NODES ? slinky_slurm_nodes_list(&f->nodes, f->client, 0)
+                                   : slinky_slurm_jobs_list(&f->jobs, f->client);
+    return NULL;
+}
+
 int exporter_scrape(exporter *e, mbuf *out)
 {
     pthread_mutex_lock(&e->mu);
@@ -375,10 +392,26 @@ int exporter_scrape(exporter *e, mbuf *out)
         for (int i = CALL_DIAG; i < CALL_HEALTH; i++)
             failed[i] = true;
     } else {
+        /* the big answers (nodes, jobs) are fetched and decoded at the same time (the client is
+           thread-safe); diag and partitions go on this thread */
+        fetch fn = {e->client, FETCH_NODES}, fj = {e->client, FETCH_JOBS};
+        pthread_t tn, tj;
+        bool tn_ok = pthread_create(&tn, NULL, fetch_main, &fn) == 0;
+        bool tj_ok = pthread_create(&tj, NULL, fetch_main, &fj) == 0;
+        if (!tn_ok)
+            fetch_main(&fn);
+        if (!tj_ok)
+            fetch_main(&fj);
         failed[CALL_DIAG] = slinky_slurm_diag_get(&diag, e->client) != 0;
-        failed[CALL_NODES] = slinky_slurm_nodes_list(&nodes, e->client, 0) != 0;
         failed[CALL_PARTITIONS] = slinky_slurm_partitions_list(&parts, e->client) != 0;
-        failed[CALL_JOBS] = slinky_slurm_jobs_list(&jobs, e->client) != 0;
+        if (tn_ok)
+            pthread_join(tn, NULL);
+        if (tj_ok)
+            pthread_join(tj, NULL);
+        nodes = fn.nodes;
+        jobs = fj.jobs;
+        failed[CALL_NODES] = fn.rc != 0;
+        failed[CALL_JOBS] = fj.rc != 0;
     }
     if (pings)
         put_ping(out, pings, api);
