@@ -155,3 +155,28 @@ def test_without_slurm_node_checks_skip(tmp_path):
     assert r.returncode == 0, r.stderr
     assert row(r.stdout, "node_cpus")[1] == "skip"
     assert row(r.stdout, "storage_free:/tmp")[1] == "pass"
+
+
+SLINKYCTL = os.path.join(s24.BUILD, "tools", "slinkyctl", "slinkyctl")
+
+
+@pytest.mark.skipif(not os.path.exists(SLINKYCTL), reason="slinkyctl not built (module disabled)")
+def test_slinkyctl_health_run_and_status(cl, tmp_path):
+    res = tmp_path / "results"
+    res.mkdir()
+    r = subprocess.run([SLINKYCTL, "health", "run", "--config", good_conf(cl, "100000T"), "--node", "node2",
+                        "--results-dir", str(res), "--no-react"], capture_output=True, text=True)
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert row(r.stdout, "storage_free:/tmp")[1] == "fail"
+    assert row(r.stdout, "node_cpus")[1] == "skip"  # no slurmrestd given: node checks skip
+    r = subprocess.run([SLINKYCTL, "health", "status", "--results-dir", str(res)], capture_output=True, text=True)
+    assert r.returncode == 1, r.stdout + r.stderr
+    line = [x.split() for x in r.stdout.splitlines() if "storage_free:/tmp" in x][0]
+    assert line[:3] == ["node2", "storage_free:/tmp", "fail"]
+    r = subprocess.run([SLINKYCTL, "health", "run", "--config", good_conf(cl), "--node", "node2",
+                        "--results-dir", str(res)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = subprocess.run([SLINKYCTL, "health", "status", "--results-dir", str(res)], capture_output=True, text=True)
+    assert r.returncode == 0 and " fail " not in r.stdout, r.stdout
+    r = subprocess.run([SLINKYCTL, "health", "bogus"], capture_output=True, text=True)
+    assert r.returncode == 2

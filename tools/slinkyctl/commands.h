@@ -13,6 +13,7 @@ int slinkyctl_cmd_ledger(int argc, char **argv) SLINKYCTL_WEAK;   /* ledger: rep
 int slinkyctl_cmd_jail(int argc, char **argv) SLINKYCTL_WEAK;     /* jail: render/validate */
 int slinkyctl_cmd_kube(int argc, char **argv) SLINKYCTL_WEAK;     /* kube: get/list/watch */
 int slinkyctl_cmd_slurm(int argc, char **argv) SLINKYCTL_WEAK;    /* slurm: slurmrestd client */
+int slinkyctl_cmd_health(int argc, char **argv) SLINKYCTL_WEAK;   /* health: slinky-health run/status */
 
 /* conf set/unset/get on a live Controller's spec.extraConf (controller_conf.c);
  * argv[0] is "set", "unset" or "get". */

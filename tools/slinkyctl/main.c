@@ -33,6 +33,7 @@ int main(int argc, char **argv)
         {"jail", slinkyctl_cmd_jail, "job jail specs: validate, render", false},
         {"kube", slinkyctl_cmd_kube, "talk to a Kubernetes API server", true},
         {"slurm", slinkyctl_cmd_slurm, "Slurm through slurmrestd: ping, nodes, drain, jobs", false},
+        {"health", slinkyctl_cmd_health, "node health checks: run, status (slinky-health)", false},
     };
     size_t n = sizeof(cmds) / sizeof(cmds[0]);
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
