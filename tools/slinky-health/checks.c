@@ -23,7 +23,7 @@ const char *result_name(result_kind k)
     return n[k];
 }
 
-static double now_ms(void)
+double health_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -199,7 +199,7 @@ static void storage_latency(const check *c, result *r)
     snprintf(f, sizeof(f), "%s/.slinky-health-probe.%ld", c->path, (long)getpid());
     char buf[4096], back[4096];
     memset(buf, 'h', sizeof(buf));
-    double t0 = now_ms();
+    double t0 = health_now_ms();
     int fd = open(f, O_RDWR | O_CREAT | O_EXCL, 0600);
     bool ok = fd >= 0 && write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf) && fsync(fd) == 0 &&
               pread(fd, back, sizeof(back), 0) == (ssize_t)sizeof(back) && !memcmp(buf, back, sizeof(buf));
@@ -208,7 +208,7 @@ static void storage_latency(const check *c, result *r)
         close(fd);
         unlink(f);
     }
-    double ms = now_ms() - t0;
+    double ms = health_now_ms() - t0;
     char v[32], l[40];
     snprintf(v, sizeof(v), "%.2fms", ms);
     snprintf(l, sizeof(l), "<= %s", c->fail_at.text);
@@ -285,7 +285,7 @@ static void fabric_tcp(const check *c, result *r)
     struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *ai = NULL;
     char l[40];
     snprintf(l, sizeof(l), "<= %s", c->fail_at.set ? c->fail_at.text : "timeout");
-    double t0 = now_ms();
+    double t0 = health_now_ms();
     int e = getaddrinfo(host, port, &hints, &ai);
     if (e) {
         set(r, R_FAIL, NAN, "unresolved", l, gai_strerror(e));
@@ -296,7 +296,7 @@ static void fabric_tcp(const check *c, result *r)
     int err = 0;
     if (rc && errno == EINPROGRESS) {
         struct pollfd p = {fd, POLLOUT, 0};
-        int left = (int)(c->timeout_ms - (now_ms() - t0));
+        int left = (int)(c->timeout_ms - (health_now_ms() - t0));
         socklen_t len = sizeof(err);
         if (poll(&p, 1, left > 0 ? left : 0) == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0)
             rc = err ? -1 : 0;
@@ -305,7 +305,7 @@ static void fabric_tcp(const check *c, result *r)
     } else if (rc) {
         err = errno;
     }
-    double ms = now_ms() - t0;
+    double ms = health_now_ms() - t0;
     if (fd >= 0)
         close(fd);
     freeaddrinfo(ai);

@@ -70,6 +70,8 @@ typedef struct node_facts {
 } node_facts;
 
 const char *result_name(result_kind k);
+/* CLOCK_MONOTONIC in ms */
+double health_now_ms(void);
 const char *check_kind_name(check_kind k);
 
 /* config.c: parse FILE; on error print "FILE:LINE: why" to stderr and return -1 (nothing kept) */

@@ -12,21 +12,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 void check_run_guarded(const check *c, const node_facts *nf, result *r)
 {
     memset(r, 0, sizeof(*r));
     r->value = NAN;
-    double t0 = now_ms();
+    double t0 = health_now_ms();
     int fds[2];
     if (pipe(fds)) {
         r->kind = R_FAIL;
@@ -56,7 +48,7 @@ void check_run_guarded(const check *c, const node_facts *nf, result *r)
     size_t got = 0;
     bool timed_out = false;
     while (got < sizeof(*r)) {
-        int left = (int)(c->timeout_ms - (now_ms() - t0));
+        int left = (int)(c->timeout_ms - (health_now_ms() - t0));
         if (left <= 0) {
             timed_out = true;
             break;
@@ -94,5 +86,5 @@ void check_run_guarded(const check *c, const node_facts *nf, result *r)
         snprintf(r->value_text, sizeof(r->value_text), "crashed");
         snprintf(r->detail, sizeof(r->detail), "the check's process ended without a result");
     }
-    r->duration_s = (now_ms() - t0) / 1e3;
+    r->duration_s = (health_now_ms() - t0) / 1e3;
 }
