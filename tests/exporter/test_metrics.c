@@ -33,9 +33,10 @@ static void test_text_format(void **state)
     mbuf_sample1(&b, "slinky_x", NULL, NULL, INFINITY);
     mbuf_sample(&b, "slinky_x", NULL, 1048576000.0);
     assert_false(b.failed);
-    assert_string_equal(b.data, "# HELP slinky_x An x.\n# TYPE slinky_x gauge\n"
-                                "slinky_x{node=\"a\\\"b\\\\c\\nd\",state=\"idle\"} 3\n"
-                                "slinky_x 0.25\nslinky_x{k=\"v\"} NaN\nslinky_x +Inf\nslinky_x 1048576000\n");
+    assert_string_equal(
+        b.data, "# HELP slinky_x An x.\n# TYPE slinky_x gauge\n"
+                "slinky_x{node=\"a\\\"b\\\\c\\nd\",state=\"idle\"} 3\n"
+                "slinky_x 0.25\nslinky_x{k=\"v\"} NaN\nslinky_x +Inf\nslinky_x 1048576000\n");
     for (int i = 0; i < 2000; i++)
         mbuf_sample1(&b, "slinky_node_cpus", "node", "node-with-a-long-name", i);
     assert_false(b.failed);
@@ -75,7 +76,8 @@ static void test_health_results(void **state)
         "slinky_health_check_result{node=\"node1\",check=\"hang\",result=\"timeout\"} 1\n",
         "slinky_health_check_value{node=\"node1\",check=\"storage_free:/tmp\"} 1024\n",
         "slinky_health_check_value{node=\"node1\",check=\"hang\"} NaN\n",
-        "slinky_health_check_last_run_timestamp_seconds{node=\"node0\",check=\"fabric_ib\"} 1700000002\n",
+        "slinky_health_check_last_run_timestamp_seconds{node=\"node0\",check=\"fabric_ib\"} "
+        "1700000002\n",
     };
     for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
         if (strstr(b.data, want[i]) == NULL)

@@ -56,13 +56,16 @@ static void test_parse_all_kinds(void **state)
     (void)state;
     config c;
     char err[512];
-    int rc = load_text(&c,
-                       "# comment\n\nnode_cpus\nnode_memory\nnode_gpus count=8\nnode_load max=2.5 warn=1\n"
-                       "storage_mounted path=/home\nstorage_writable path=/tmp timeout=2s\n"
-                       "storage_free path=/tmp min_free=10G warn_free=20%\nstorage_inodes path=/tmp min_free=1000\n"
-                       "storage_latency path=/tmp max=50ms warn=500us\nfabric_ib min_rate=100\n"
-                       "fabric_tcp target=ctl:6817 max=1s\nexec name=site command=\"/bin/true --x y\" timeout=1m\n",
-                       err, sizeof(err));
+    int rc = load_text(
+        &c,
+        "# comment\n\nnode_cpus\nnode_memory\nnode_gpus count=8\nnode_load max=2.5 warn=1\n"
+        "storage_mounted path=/home\nstorage_writable path=/tmp timeout=2s\n"
+        "storage_free path=/tmp min_free=10G warn_free=20%\nstorage_inodes path=/tmp "
+        "min_free=1000\n"
+        "storage_latency path=/tmp max=50ms warn=500us\nfabric_ib min_rate=100\n"
+        "fabric_tcp target=ctl:6817 max=1s\nexec name=site command=\"/bin/true --x y\" "
+        "timeout=1m\n",
+        err, sizeof(err));
     assert_int_equal(rc, 0);
     assert_string_equal(err, "");
     assert_int_equal(c.n, 12);

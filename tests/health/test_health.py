@@ -64,6 +64,11 @@ def test_pass_table_and_healthy(cl):
     assert row(r.stdout, f"fabric_tcp:127.0.0.1:{cl.env['SLURM24_CTLD_PORT']}")[1] == "pass"
     assert "node node1 healthy" in r.stdout
     assert cl.node_state("node1") == "idle"
+    # a pinned data-parser version works; an unknown one is refused
+    r = run(cl, good_conf(cl), "node1", "--api-version", "v0.0.42")
+    assert r.returncode == 0 and "node node1 healthy" in r.stdout, r.stdout + r.stderr
+    r = run(cl, good_conf(cl), "node1", "--api-version", "v9.9.9")
+    assert r.returncode == 3 and "v9.9.9" in r.stderr, r.stdout + r.stderr
 
 
 def test_fail_drains_then_pass_resumes(cl):

@@ -8,7 +8,8 @@
 #include <string.h>
 #include <time.h>
 
-static const char *const call_names[CALL_COUNT] = {"ping", "diag", "nodes", "partitions", "jobs", "health"};
+static const char *const call_names[CALL_COUNT] = {"ping",       "diag", "nodes",
+                                                   "partitions", "jobs", "health"};
 
 #define MIB 1048576.0
 
@@ -31,7 +32,8 @@ static void lower(char *out, size_t n, const char *in)
 
 static void put_ping(mbuf *b, const slinky_slurm_pings *p, const char *api)
 {
-    mbuf_family(b, "slinky_slurm_info", "gauge", "Slurm release and slurmrestd data-parser version in use (always 1).");
+    mbuf_family(b, "slinky_slurm_info", "gauge",
+                "Slurm release and slurmrestd data-parser version in use (always 1).");
     const char *l[] = {"release", slinky_slurm_pings_release(p), "api_version", api, NULL};
     mbuf_sample(b, "slinky_slurm_info", l, 1);
     mbuf_family(b, "slinky_slurmctld_up", "gauge", "1 when the controller answers a ping.");
@@ -40,7 +42,8 @@ static void put_ping(mbuf *b, const slinky_slurm_pings *p, const char *api)
         const char *gl[] = {"host", g->hostname, "mode", g->mode, NULL};
         mbuf_sample(b, "slinky_slurmctld_up", gl, g->responding ? 1 : 0);
     }
-    mbuf_family(b, "slinky_slurmctld_ping_latency_seconds", "gauge", "Ping latency to the controller as Slurm measures it.");
+    mbuf_family(b, "slinky_slurmctld_ping_latency_seconds", "gauge",
+                "Ping latency to the controller as Slurm measures it.");
     for (size_t i = 0; i < slinky_slurm_pings_count(p); i++) {
         const slinky_slurm_ping *g = slinky_slurm_pings_at(p, i);
         const char *gl[] = {"host", g->hostname, "mode", g->mode, NULL};
@@ -59,25 +62,33 @@ static void put_diag(mbuf *b, const slinky_slurm_diag *d)
          offsetof(slinky_slurm_diag, server_thread_count), 1},
         {"slinky_scheduler_agent_queue_size", "gauge", "RPCs queued by slurmctld's agent.",
          offsetof(slinky_slurm_diag, agent_queue_size), 1},
-        {"slinky_scheduler_jobs_submitted_total", "counter", "Jobs submitted since slurmctld's statistics were reset.",
+        {"slinky_scheduler_jobs_submitted_total", "counter",
+         "Jobs submitted since slurmctld's statistics were reset.",
          offsetof(slinky_slurm_diag, jobs_submitted), 1},
-        {"slinky_scheduler_jobs_started_total", "counter", "Jobs started since the statistics were reset.",
-         offsetof(slinky_slurm_diag, jobs_started), 1},
-        {"slinky_scheduler_jobs_completed_total", "counter", "Jobs completed since the statistics were reset.",
+        {"slinky_scheduler_jobs_started_total", "counter",
+         "Jobs started since the statistics were reset.", offsetof(slinky_slurm_diag, jobs_started),
+         1},
+        {"slinky_scheduler_jobs_completed_total", "counter",
+         "Jobs completed since the statistics were reset.",
          offsetof(slinky_slurm_diag, jobs_completed), 1},
-        {"slinky_scheduler_jobs_canceled_total", "counter", "Jobs canceled since the statistics were reset.",
+        {"slinky_scheduler_jobs_canceled_total", "counter",
+         "Jobs canceled since the statistics were reset.",
          offsetof(slinky_slurm_diag, jobs_canceled), 1},
-        {"slinky_scheduler_jobs_failed_total", "counter", "Jobs failed since the statistics were reset.",
-         offsetof(slinky_slurm_diag, jobs_failed), 1},
+        {"slinky_scheduler_jobs_failed_total", "counter",
+         "Jobs failed since the statistics were reset.", offsetof(slinky_slurm_diag, jobs_failed),
+         1},
         {"slinky_scheduler_jobs_pending", "gauge", "Pending jobs as slurmctld counts them.",
          offsetof(slinky_slurm_diag, jobs_pending), 1},
         {"slinky_scheduler_jobs_running", "gauge", "Running jobs as slurmctld counts them.",
          offsetof(slinky_slurm_diag, jobs_running), 1},
-        {"slinky_scheduler_cycle_last_seconds", "gauge", "Duration of the main scheduler's last cycle.",
+        {"slinky_scheduler_cycle_last_seconds", "gauge",
+         "Duration of the main scheduler's last cycle.",
          offsetof(slinky_slurm_diag, schedule_cycle_last), 1e-6},
-        {"slinky_scheduler_cycle_max_seconds", "gauge", "Longest main scheduler cycle since the reset.",
+        {"slinky_scheduler_cycle_max_seconds", "gauge",
+         "Longest main scheduler cycle since the reset.",
          offsetof(slinky_slurm_diag, schedule_cycle_max), 1e-6},
-        {"slinky_backfill_cycle_last_seconds", "gauge", "Duration of the backfill scheduler's last cycle.",
+        {"slinky_backfill_cycle_last_seconds", "gauge",
+         "Duration of the backfill scheduler's last cycle.",
          offsetof(slinky_slurm_diag, bf_cycle_last), 1e-6},
     };
     for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
@@ -90,8 +101,9 @@ static void put_diag(mbuf *b, const slinky_slurm_diag *d)
 
 /* ------------------------------------------------------------ nodes */
 
-static const uint32_t base_bits[] = {SLINKY_SLURM_NODE_IDLE,   SLINKY_SLURM_NODE_ALLOCATED, SLINKY_SLURM_NODE_MIXED,
-                                     SLINKY_SLURM_NODE_DOWN,   SLINKY_SLURM_NODE_ERROR,     SLINKY_SLURM_NODE_FUTURE,
+static const uint32_t base_bits[] = {SLINKY_SLURM_NODE_IDLE,   SLINKY_SLURM_NODE_ALLOCATED,
+                                     SLINKY_SLURM_NODE_MIXED,  SLINKY_SLURM_NODE_DOWN,
+                                     SLINKY_SLURM_NODE_ERROR,  SLINKY_SLURM_NODE_FUTURE,
                                      SLINKY_SLURM_NODE_UNKNOWN};
 #define BASE_MASK 0x7fu
 
@@ -99,7 +111,8 @@ static void put_nodes(mbuf *b, const slinky_slurm_nodes *l)
 {
     size_t n = slinky_slurm_nodes_count(l);
     char s[64];
-    mbuf_family(b, "slinky_nodes", "gauge", "Nodes by base state (idle, allocated, mixed, down, error, future, unknown).");
+    mbuf_family(b, "slinky_nodes", "gauge",
+                "Nodes by base state (idle, allocated, mixed, down, error, future, unknown).");
     for (size_t k = 0; k < sizeof(base_bits) / sizeof(base_bits[0]); k++) {
         size_t c = 0;
         for (size_t i = 0; i < n; i++)
@@ -117,12 +130,14 @@ static void put_nodes(mbuf *b, const slinky_slurm_nodes *l)
         mbuf_sample1(b, "slinky_nodes_flagged", "flag", s, (double)c);
     }
     mbuf_family(b, "slinky_node_info", "gauge",
-                "One series per node: its state words as Slurm sends them (lower case) and slurmd version.");
+                "One series per node: its state words as Slurm sends them (lower case) and slurmd "
+                "version.");
     for (size_t i = 0; i < n; i++) {
         const slinky_slurm_node *d = slinky_slurm_nodes_at(l, i);
         char st[128];
         lower(st, sizeof(st), d->state_text);
-        const char *lb[] = {"node", d->name, "state", st, "slurmd_version", d->slurmd_version, NULL};
+        const char *lb[] = {"node",           d->name,           "state", st,
+                            "slurmd_version", d->slurmd_version, NULL};
         mbuf_sample(b, "slinky_node_info", lb, 1);
     }
     static const struct {
@@ -143,13 +158,27 @@ static void put_nodes(mbuf *b, const slinky_slurm_nodes *l)
             const slinky_slurm_node *d = slinky_slurm_nodes_at(l, i);
             double v = 0;
             switch (per[k].what) {
-            case 0: v = (double)d->cpus; break;
-            case 1: v = (double)d->alloc_cpus; break;
-            case 2: v = (double)(d->cpus - d->alloc_cpus); break;
-            case 3: v = (double)d->real_memory * MIB; break;
-            case 4: v = (double)d->alloc_memory * MIB; break;
-            case 5: v = (double)(d->real_memory - d->alloc_memory) * MIB; break;
-            default: v = slinky_slurm_node_is_draining(d) ? 1 : 0; break;
+            case 0:
+                v = (double)d->cpus;
+                break;
+            case 1:
+                v = (double)d->alloc_cpus;
+                break;
+            case 2:
+                v = (double)(d->cpus - d->alloc_cpus);
+                break;
+            case 3:
+                v = (double)d->real_memory * MIB;
+                break;
+            case 4:
+                v = (double)d->alloc_memory * MIB;
+                break;
+            case 5:
+                v = (double)(d->real_memory - d->alloc_memory) * MIB;
+                break;
+            default:
+                v = slinky_slurm_node_is_draining(d) ? 1 : 0;
+                break;
             }
             mbuf_sample1(b, per[k].name, "node", d->name, v);
         }
@@ -216,7 +245,8 @@ static void put_partitions(mbuf *b, const slinky_slurm_partitions *pl, const sli
     for (size_t k = 0; k < nf; k++) {
         mbuf_family(b, per[k].name, "gauge", per[k].help);
         for (size_t i = 0; i < np; i++)
-            mbuf_sample1(b, per[k].name, "partition", slinky_slurm_partitions_at(pl, i)->name, sum[i * nf + k]);
+            mbuf_sample1(b, per[k].name, "partition", slinky_slurm_partitions_at(pl, i)->name,
+                         sum[i * nf + k]);
     }
     free(sum);
 }
@@ -224,9 +254,9 @@ static void put_partitions(mbuf *b, const slinky_slurm_partitions *pl, const sli
 /* ------------------------------------------------------------ jobs */
 
 /* states always present per partition (0 when none), so panels never go blank */
-static const char *const job_states[] = {"pending", "running", "suspended", "completing", "completed",
-                                         "cancelled", "failed", "timeout", "node_fail", "preempted",
-                                         "out_of_memory", "boot_fail", "deadline"};
+static const char *const job_states[] = {
+    "pending", "running",   "suspended", "completing",    "completed", "cancelled", "failed",
+    "timeout", "node_fail", "preempted", "out_of_memory", "boot_fail", "deadline"};
 #define NSTATES (sizeof(job_states) / sizeof(job_states[0]))
 
 static int state_index(const char *text)
@@ -299,7 +329,8 @@ static void put_keyed(mbuf *b, const char *family, const char *label, keyset *s,
         }
 }
 
-static void put_jobs(mbuf *b, const slinky_slurm_jobs *jl, const slinky_slurm_partitions *pl, int max_users)
+static void put_jobs(mbuf *b, const slinky_slurm_jobs *jl, const slinky_slurm_partitions *pl,
+                     int max_users)
 {
     keyset parts = {0}, users = {0};
     bool oom = false;
@@ -342,10 +373,12 @@ static void put_jobs(mbuf *b, const slinky_slurm_jobs *jl, const slinky_slurm_pa
         b->failed = true;
     } else {
         mbuf_family(b, "slinky_jobs", "gauge",
-                    "Jobs by partition and base state (a job asking for several partitions counts under their list).");
+                    "Jobs by partition and base state (a job asking for several partitions counts "
+                    "under their list).");
         put_keyed(b, "slinky_jobs", "partition", &parts, true);
         mbuf_family(b, "slinky_user_jobs", "gauge",
-                    "Jobs by user and base state; users beyond --max-users (fewest jobs first) are user=\"other\".");
+                    "Jobs by user and base state; users beyond --max-users (fewest jobs first) are "
+                    "user=\"other\".");
         put_keyed(b, "slinky_user_jobs", "user", &users, false);
         mbuf_family(b, "slinky_exporter_users_folded", "gauge",
                     "Users folded into user=\"other\" by the --max-users cap in this scrape.");
@@ -386,7 +419,8 @@ int exporter_scrape(exporter *e, mbuf *out)
     slinky_slurm_jobs *jobs = NULL;
     slinky_slurm_diag diag;
 
-    failed[CALL_PING] = slinky_slurm_client_negotiate(&api, e->client) || slinky_slurm_pings_get(&pings, e->client);
+    failed[CALL_PING] =
+        slinky_slurm_client_negotiate(&api, e->client) || slinky_slurm_pings_get(&pings, e->client);
     if (failed[CALL_PING]) {
         /* not reachable: the other calls would each wait for their own timeout */
         for (int i = CALL_DIAG; i < CALL_HEALTH; i++)
@@ -440,14 +474,18 @@ int exporter_scrape(exporter *e, mbuf *out)
         }
     }
     e->scrapes++;
-    mbuf_family(out, "slinky_slurm_up", "gauge", "1 when every slurmrestd call of this scrape succeeded.");
+    mbuf_family(out, "slinky_slurm_up", "gauge",
+                "1 when every slurmrestd call of this scrape succeeded.");
     mbuf_sample(out, "slinky_slurm_up", NULL, slurm_ok ? 1 : 0);
-    mbuf_family(out, "slinky_exporter_scrapes_total", "counter", "Scrapes served since the exporter started.");
+    mbuf_family(out, "slinky_exporter_scrapes_total", "counter",
+                "Scrapes served since the exporter started.");
     mbuf_sample(out, "slinky_exporter_scrapes_total", NULL, (double)e->scrapes);
     mbuf_family(out, "slinky_exporter_scrape_errors_total", "counter",
-                "Failed calls by kind (ping, diag, nodes, partitions, jobs, health) since the exporter started.");
+                "Failed calls by kind (ping, diag, nodes, partitions, jobs, health) since the "
+                "exporter started.");
     for (int i = 0; i < CALL_COUNT; i++)
-        mbuf_sample1(out, "slinky_exporter_scrape_errors_total", "call", call_names[i], (double)e->errors[i]);
+        mbuf_sample1(out, "slinky_exporter_scrape_errors_total", "call", call_names[i],
+                     (double)e->errors[i]);
     mbuf_family(out, "slinky_exporter_scrape_duration_seconds", "gauge", "Time this scrape took.");
     mbuf_sample(out, "slinky_exporter_scrape_duration_seconds", NULL, mono_s() - t0);
     pthread_mutex_unlock(&e->mu);

@@ -36,7 +36,8 @@ typedef struct exporter {
 /* One scrape into `out` (appended). Returns the number of failed calls. */
 int exporter_scrape(exporter *e, mbuf *out);
 
-/* health: append the slinky_health_* families read from dir/<node>.tsv (0, or -1: unreadable dir) */
+/* health: append the slinky_health_* families read from dir/<node>.tsv (0, or -1: unreadable dir)
+ */
 int health_results_collect(mbuf *out, const char *dir);
 
 #endif

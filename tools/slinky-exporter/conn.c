@@ -15,12 +15,14 @@ int conn_open(slinky_slurm_client **out, conn_flags *f, const char *prog)
     f->url = env_or(f->url, "SLINKY_SLURM_URL");
     f->user = env_or(f->user, "SLINKY_SLURM_USER");
     f->token_file = env_or(f->token_file, "SLINKY_SLURM_TOKEN_FILE");
+    f->api_version = env_or(f->api_version, "SLINKY_SLURM_API_VERSION");
     if (f->url == NULL) {
         fprintf(stderr, "%s: no slurmrestd URL (--url or SLINKY_SLURM_URL)\n", prog);
         return 2;
     }
     slinky_slurm_client_options co = SLINKY_SLURM_CLIENT_OPTIONS_INIT;
     co.user = f->user;
+    co.api_version = f->api_version;
     co.timeout_ms = f->timeout_ms > 0 ? f->timeout_ms : 10000;
     co.connect_timeout_ms = co.timeout_ms < 5000 ? co.timeout_ms : 5000;
     if (f->token_file) {
@@ -28,7 +30,8 @@ int conn_open(slinky_slurm_client **out, conn_flags *f, const char *prog)
     } else {
         co.token = env_or(NULL, "SLURM_JWT");
         if (co.token == NULL) {
-            fprintf(stderr, "%s: no JWT (--token-file, SLINKY_SLURM_TOKEN_FILE or SLURM_JWT)\n", prog);
+            fprintf(stderr, "%s: no JWT (--token-file, SLINKY_SLURM_TOKEN_FILE or SLURM_JWT)\n",
+                    prog);
             return 2;
         }
     }

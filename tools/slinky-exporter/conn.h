@@ -2,7 +2,9 @@
  * conn: a slurm client from the command-line flags shared by slinky-exporter
  * and slinky-health (--url, --user, --token-file, --timeout), with the same
  * environment fallbacks as `slinkyctl slurm`: SLINKY_SLURM_URL,
- * SLINKY_SLURM_USER, SLINKY_SLURM_TOKEN_FILE, then SLURM_JWT.
+ * SLINKY_SLURM_USER, SLINKY_SLURM_TOKEN_FILE, then SLURM_JWT. --api-version
+ * (SLINKY_SLURM_API_VERSION) pins the data-parser version (refused when
+ * slurmrestd does not offer it; the OpenAPI description is still read).
  */
 #ifndef SLINKY_TOOLS_CONN_H
 #define SLINKY_TOOLS_CONN_H
@@ -10,7 +12,7 @@
 #include <slinky.h>
 
 typedef struct conn_flags {
-    const char *url, *user, *token_file;
+    const char *url, *user, *token_file, *api_version;
     long timeout_ms;
 } conn_flags;
 

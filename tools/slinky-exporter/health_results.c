@@ -42,7 +42,8 @@ static int read_rows(row **out, size_t *n_out, const char *dir)
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
         size_t len = strlen(de->d_name);
-        if (len < 5 || len - 4 >= sizeof(v->node) || strcmp(de->d_name + len - 4, ".tsv") || de->d_name[0] == '.')
+        if (len < 5 || len - 4 >= sizeof(v->node) || strcmp(de->d_name + len - 4, ".tsv") ||
+            de->d_name[0] == '.')
             continue;
         char path[4096];
         snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
@@ -101,18 +102,28 @@ int health_results_collect(mbuf *b, const char *dir)
         const char *name, *help;
         int what;
     } fam[] = {
-        {"slinky_health_check_ok", "1 when the node's last run of the check passed, warned or was skipped; 0 on fail or timeout.", 0},
-        {"slinky_health_check_result", "The last result of the check on the node (pass, warn, fail, skip, timeout), always 1.", 1},
-        {"slinky_health_check_value", "The value the check measured (its unit is in the check's name; NaN when none).", 2},
+        {"slinky_health_check_ok",
+         "1 when the node's last run of the check passed, warned or was skipped; 0 on fail or "
+         "timeout.",
+         0},
+        {"slinky_health_check_result",
+         "The last result of the check on the node (pass, warn, fail, skip, timeout), always 1.",
+         1},
+        {"slinky_health_check_value",
+         "The value the check measured (its unit is in the check's name; NaN when none).", 2},
         {"slinky_health_check_duration_seconds", "How long the check took.", 3},
-        {"slinky_health_check_last_run_timestamp_seconds", "When the check last ran (Unix time).", 4},
+        {"slinky_health_check_last_run_timestamp_seconds", "When the check last ran (Unix time).",
+         4},
     };
     for (size_t k = 0; k < sizeof(fam) / sizeof(fam[0]); k++) {
         mbuf_family(b, fam[k].name, "gauge", fam[k].help);
         for (size_t i = 0; i < n; i++) {
             const row *r = &v[i];
-            const char *l[] = {"node", r->node, "check", r->check, fam[k].what == 1 ? "result" : NULL, r->result, NULL};
-            double x = fam[k].what == 0   ? (strcmp(r->result, "fail") && strcmp(r->result, "timeout"))
+            const char *l[] = {
+                "node",    r->node, "check", r->check, fam[k].what == 1 ? "result" : NULL,
+                r->result, NULL};
+            double x = fam[k].what == 0
+                           ? (strcmp(r->result, "fail") && strcmp(r->result, "timeout"))
                        : fam[k].what == 1 ? 1
                        : fam[k].what == 2 ? r->value
                        : fam[k].what == 3 ? r->duration

@@ -20,7 +20,8 @@ void mbuf_dispose(mbuf *b);
 void mbuf_printf(mbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "# HELP name help\n# TYPE name type\n" */
 void mbuf_family(mbuf *b, const char *name, const char *type, const char *help);
-/* name{k1="v1",k2="v2"} value\n. labels: NULL-terminated key, value, key, value... array (may be NULL) */
+/* name{k1="v1",k2="v2"} value\n. labels: NULL-terminated key, value, key, value... array (may be
+ * NULL) */
 void mbuf_sample(mbuf *b, const char *name, const char *const *labels, double value);
 /* one label (NULL key: none) */
 void mbuf_sample1(mbuf *b, const char *name, const char *key, const char *val, double value);

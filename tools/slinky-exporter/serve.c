@@ -13,8 +13,8 @@ static const char index_page[] =
     "<html><head><title>slinky-exporter</title></head><body><h1>slinky-exporter</h1>"
     "<p><a href=\"/metrics\">/metrics</a></p></body></html>\n";
 
-static enum MHD_Result reply(struct MHD_Connection *conn, unsigned code, const char *type, void *data, size_t len,
-                             enum MHD_ResponseMemoryMode mode)
+static enum MHD_Result reply(struct MHD_Connection *conn, unsigned code, const char *type,
+                             void *data, size_t len, enum MHD_ResponseMemoryMode mode)
 {
     struct MHD_Response *r = MHD_create_response_from_buffer(len, data, mode);
     if (r == NULL)
@@ -25,17 +25,20 @@ static enum MHD_Result reply(struct MHD_Connection *conn, unsigned code, const c
     return ret;
 }
 
-static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
-                              const char *version, const char *upload, size_t *upload_size, void **ctx)
+static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char *url,
+                              const char *method, const char *version, const char *upload,
+                              size_t *upload_size, void **ctx)
 {
     exporter *e = cls;
     if (strcmp(method, "GET") && strcmp(method, "HEAD"))
-        return reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", "only GET\n", 9, MHD_RESPMEM_PERSISTENT);
+        return reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", "only GET\n", 9,
+                     MHD_RESPMEM_PERSISTENT);
     if (!strcmp(url, "/"))
         return reply(conn, MHD_HTTP_OK, "text/html", (void *)index_page, sizeof(index_page) - 1,
                      MHD_RESPMEM_PERSISTENT);
     if (strcmp(url, "/metrics"))
-        return reply(conn, MHD_HTTP_NOT_FOUND, "text/plain", "not found\n", 10, MHD_RESPMEM_PERSISTENT);
+        return reply(conn, MHD_HTTP_NOT_FOUND, "text/plain", "not found\n", 10,
+                     MHD_RESPMEM_PERSISTENT);
     mbuf b = {0};
     exporter_scrape(e, &b);
     if (b.failed) {
@@ -44,8 +47,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *conn, const char
                      MHD_RESPMEM_PERSISTENT);
     }
     /* MHD frees the buffer with free() */
-    return reply(conn, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", b.data ? b.data : strdup(""),
-                 b.len, MHD_RESPMEM_MUST_FREE);
+    return reply(conn, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8",
+                 b.data ? b.data : strdup(""), b.len, MHD_RESPMEM_MUST_FREE);
 }
 
 struct MHD_Daemon *serve_start(exporter *e, const char *host, unsigned port, unsigned *port_out)
@@ -59,9 +62,9 @@ struct MHD_Daemon *serve_start(exporter *e, const char *host, unsigned port, uns
         return NULL;
     }
     struct MHD_Daemon *d =
-        MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, (uint16_t)port, NULL, NULL, handle, e,
-                         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_CONNECTION_TIMEOUT, 30u,
-                         MHD_OPTION_END);
+        MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, (uint16_t)port, NULL,
+                         NULL, handle, e, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+                         MHD_OPTION_CONNECTION_TIMEOUT, 30u, MHD_OPTION_END);
     if (d == NULL) {
         fprintf(stderr, "slinky-exporter: cannot listen on %s:%u\n", host, port);
         return NULL;

@@ -30,7 +30,8 @@ double health_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static void set(result *r, result_kind k, double v, const char *vfmt, const char *limit, const char *detail)
+static void set(result *r, result_kind k, double v, const char *vfmt, const char *limit,
+                const char *detail)
 {
     r->kind = k;
     r->value = v;
@@ -81,11 +82,13 @@ static void node_cpus(const node_facts *nf, result *r)
     char v[32], l[32];
     snprintf(v, sizeof(v), "%ld", online);
     if (!nf->known) {
-        set(r, R_SKIP, (double)online, v, "", "slurmd registration unknown (no slurmrestd or no such node)");
+        set(r, R_SKIP, (double)online, v, "",
+            "slurmd registration unknown (no slurmrestd or no such node)");
         return;
     }
     snprintf(l, sizeof(l), "%lld", (long long)nf->cpus);
-    set(r, online == nf->cpus ? R_PASS : R_FAIL, (double)online, v, l, "CPUs online vs CPUs slurmd registered");
+    set(r, online == nf->cpus ? R_PASS : R_FAIL, (double)online, v, l,
+        "CPUs online vs CPUs slurmd registered");
 }
 
 static void node_memory(const node_facts *nf, result *r)
@@ -105,7 +108,8 @@ static void node_memory(const node_facts *nf, result *r)
     char v[32], l[32];
     snprintf(v, sizeof(v), "%lldM", kb / 1024);
     if (!nf->known) {
-        set(r, R_SKIP, (double)(kb / 1024), v, "", "slurmd registration unknown (no slurmrestd or no such node)");
+        set(r, R_SKIP, (double)(kb / 1024), v, "",
+            "slurmd registration unknown (no slurmrestd or no such node)");
         return;
     }
     snprintf(l, sizeof(l), ">= %lldM", (long long)nf->real_memory_mb);
@@ -120,7 +124,8 @@ static void node_gpus(const check *c, result *r)
     struct dirent *de;
     while (d && (de = readdir(d)) != NULL) {
         const char *s = de->d_name;
-        if (!strncmp(s, "nvidia", 6) && s[6] >= '0' && s[6] <= '9' && strspn(s + 6, "0123456789") == strlen(s + 6))
+        if (!strncmp(s, "nvidia", 6) && s[6] >= '0' && s[6] <= '9' &&
+            strspn(s + 6, "0123456789") == strlen(s + 6))
             n++;
     }
     if (d)
@@ -190,7 +195,10 @@ static void storage_free(const check *c, result *r, bool inodes)
         human_bytes(vt, sizeof(vt), v);
     snprintf(l, sizeof(l), ">= %s", c->fail_at.text);
     result_kind k = total == 0 && inodes ? R_SKIP : below(c, v, total);
-    set(r, k, v, vt, l, k == R_SKIP ? "the file system has no inode count" : inodes ? "free inodes" : "free space");
+    set(r, k, v, vt, l,
+        k == R_SKIP ? "the file system has no inode count"
+        : inodes    ? "free inodes"
+                    : "free space");
 }
 
 static void storage_latency(const check *c, result *r)
@@ -202,7 +210,8 @@ static void storage_latency(const check *c, result *r)
     double t0 = health_now_ms();
     int fd = open(f, O_RDWR | O_CREAT | O_EXCL, 0600);
     bool ok = fd >= 0 && write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf) && fsync(fd) == 0 &&
-              pread(fd, back, sizeof(back), 0) == (ssize_t)sizeof(back) && !memcmp(buf, back, sizeof(buf));
+              pread(fd, back, sizeof(back), 0) == (ssize_t)sizeof(back) &&
+              !memcmp(buf, back, sizeof(buf));
     int err = errno;
     if (fd >= 0) {
         close(fd);
@@ -223,7 +232,8 @@ static void fabric_ib(const check *c, result *r)
     const char *root = "/sys/class/infiniband";
     DIR *d = opendir(root);
     if (d == NULL) {
-        set(r, R_SKIP, NAN, "-", c->fail_at.text, "no /sys/class/infiniband (no InfiniBand HCA on this node)");
+        set(r, R_SKIP, NAN, "-", c->fail_at.text,
+            "no /sys/class/infiniband (no InfiniBand HCA on this node)");
         return;
     }
     int ports = 0, bad = 0;
@@ -260,7 +270,8 @@ static void fabric_ib(const check *c, result *r)
             if (!strstr(st, "ACTIVE") || (c->fail_at.set && g < c->fail_at.v)) {
                 bad++;
                 st[strcspn(st, "\n")] = '\0';
-                snprintf(why, sizeof(why), "%s port %s: %s, %.0f Gb/s", de->d_name, pe->d_name, st, g);
+                snprintf(why, sizeof(why), "%s port %s: %s, %.0f Gb/s", de->d_name, pe->d_name, st,
+                         g);
             }
         }
         if (p)
@@ -298,7 +309,8 @@ static void fabric_tcp(const check *c, result *r)
         struct pollfd p = {fd, POLLOUT, 0};
         int left = (int)(c->timeout_ms - (health_now_ms() - t0));
         socklen_t len = sizeof(err);
-        if (poll(&p, 1, left > 0 ? left : 0) == 1 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0)
+        if (poll(&p, 1, left > 0 ? left : 0) == 1 &&
+            getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) == 0)
             rc = err ? -1 : 0;
         else
             err = ETIMEDOUT;
@@ -331,18 +343,43 @@ void check_run(const check *c, const node_facts *nf, result *r)
     memset(r, 0, sizeof(*r));
     r->value = NAN;
     switch (c->kind) {
-    case K_NODE_CPUS: node_cpus(nf, r); break;
-    case K_NODE_MEMORY: node_memory(nf, r); break;
-    case K_NODE_GPUS: node_gpus(c, r); break;
-    case K_NODE_LOAD: node_load(c, r); break;
-    case K_STORAGE_MOUNTED: storage_mounted(c, r); break;
-    case K_STORAGE_WRITABLE: storage_writable(c, r); break;
-    case K_STORAGE_FREE: storage_free(c, r, false); break;
-    case K_STORAGE_INODES: storage_free(c, r, true); break;
-    case K_STORAGE_LATENCY: storage_latency(c, r); break;
-    case K_FABRIC_IB: fabric_ib(c, r); break;
-    case K_FABRIC_TCP: fabric_tcp(c, r); break;
-    case K_EXEC: exec_check(c, r); break;
-    case K_COUNT: break;
+    case K_NODE_CPUS:
+        node_cpus(nf, r);
+        break;
+    case K_NODE_MEMORY:
+        node_memory(nf, r);
+        break;
+    case K_NODE_GPUS:
+        node_gpus(c, r);
+        break;
+    case K_NODE_LOAD:
+        node_load(c, r);
+        break;
+    case K_STORAGE_MOUNTED:
+        storage_mounted(c, r);
+        break;
+    case K_STORAGE_WRITABLE:
+        storage_writable(c, r);
+        break;
+    case K_STORAGE_FREE:
+        storage_free(c, r, false);
+        break;
+    case K_STORAGE_INODES:
+        storage_free(c, r, true);
+        break;
+    case K_STORAGE_LATENCY:
+        storage_latency(c, r);
+        break;
+    case K_FABRIC_IB:
+        fabric_ib(c, r);
+        break;
+    case K_FABRIC_TCP:
+        fabric_tcp(c, r);
+        break;
+    case K_EXEC:
+        exec_check(c, r);
+        break;
+    case K_COUNT:
+        break;
     }
 }

@@ -35,10 +35,12 @@ static const struct {
     [K_NODE_LOAD] = {"node_load", " max warn ", "max", T_NUMBER, "max", "warn"},
     [K_STORAGE_MOUNTED] = {"storage_mounted", " path ", "path", T_NONE, NULL, NULL},
     [K_STORAGE_WRITABLE] = {"storage_writable", " path ", "path", T_NONE, NULL, NULL},
-    [K_STORAGE_FREE] = {"storage_free", " path min_free warn_free ", "path min_free", T_SIZE, "min_free", "warn_free"},
-    [K_STORAGE_INODES] = {"storage_inodes", " path min_free warn_free ", "path min_free", T_COUNT, "min_free",
-                          "warn_free"},
-    [K_STORAGE_LATENCY] = {"storage_latency", " path max warn ", "path max", T_DURATION, "max", "warn"},
+    [K_STORAGE_FREE] = {"storage_free", " path min_free warn_free ", "path min_free", T_SIZE,
+                        "min_free", "warn_free"},
+    [K_STORAGE_INODES] = {"storage_inodes", " path min_free warn_free ", "path min_free", T_COUNT,
+                          "min_free", "warn_free"},
+    [K_STORAGE_LATENCY] = {"storage_latency", " path max warn ", "path max", T_DURATION, "max",
+                           "warn"},
     [K_FABRIC_IB] = {"fabric_ib", " min_rate ", "", T_NUMBER, "min_rate", NULL},
     [K_FABRIC_TCP] = {"fabric_tcp", " target max warn ", "target", T_DURATION, "max", "warn"},
     [K_EXEC] = {"exec", " command ", "command", T_NONE, NULL, NULL},
@@ -161,22 +163,22 @@ static int parse_line(check *c, char *line, const char *file, int lineno)
     while ((rc = next_kv(&p, &key, &val)) == 1) {
         if (!strcmp(key, "name")) {
             if (*val == '\0' || strlen(val) >= sizeof(name) || strpbrk(val, " \t\"\\")) {
-                fprintf(stderr, "%s:%d: %s: name: '%s' is empty, too long or has spaces/quotes\n", file, lineno, kw,
-                        val);
+                fprintf(stderr, "%s:%d: %s: name: '%s' is empty, too long or has spaces/quotes\n",
+                        file, lineno, kw, val);
                 return -1;
             }
             snprintf(name, sizeof(name), "%s", val);
         } else if (!strcmp(key, "timeout")) {
             threshold t = {0};
             if (!parse_threshold(&t, T_DURATION, val) || t.v <= 0) {
-                fprintf(stderr, "%s:%d: %s: timeout: malformed duration '%s' (e.g. 500ms, 5s)\n", file, lineno, kw,
-                        val);
+                fprintf(stderr, "%s:%d: %s: timeout: malformed duration '%s' (e.g. 500ms, 5s)\n",
+                        file, lineno, kw, val);
                 return -1;
             }
             c->timeout_ms = t.v;
         } else if (!has_word(kinds[k].keys, key)) {
-            fprintf(stderr, "%s:%d: %s: unknown key '%s' (known: name timeout%s)\n", file, lineno, kw, key,
-                    kinds[k].keys);
+            fprintf(stderr, "%s:%d: %s: unknown key '%s' (known: name timeout%s)\n", file, lineno,
+                    kw, key, kinds[k].keys);
             return -1;
         } else if (!strcmp(key, "path") || !strcmp(key, "target") || !strcmp(key, "command")) {
             if (*val == '\0' || strlen(val) >= sizeof(c->path)) {
@@ -184,31 +186,35 @@ static int parse_line(check *c, char *line, const char *file, int lineno)
                 return -1;
             }
             if (!strcmp(key, "target") && strrchr(val, ':') == NULL) {
-                fprintf(stderr, "%s:%d: %s: target: '%s' is not HOST:PORT\n", file, lineno, kw, val);
+                fprintf(stderr, "%s:%d: %s: target: '%s' is not HOST:PORT\n", file, lineno, kw,
+                        val);
                 return -1;
             }
             snprintf(c->path, sizeof(c->path), "%s", val);
         } else {
             threshold *th = !strcmp(key, kinds[k].fail_key) ? &c->fail_at : &c->warn_at;
             if (!parse_threshold(th, kinds[k].fail_type, val)) {
-                static const char *const ex[] = {"", "a size such as 10G or 5%", "a count such as 1000 or 5%",
+                static const char *const ex[] = {"", "a size such as 10G or 5%",
+                                                 "a count such as 1000 or 5%",
                                                  "a duration such as 50ms or 2s", "a number"};
-                fprintf(stderr, "%s:%d: %s: %s: malformed threshold '%s' (want %s)\n", file, lineno, kw, key, val,
-                        ex[kinds[k].fail_type]);
+                fprintf(stderr, "%s:%d: %s: %s: malformed threshold '%s' (want %s)\n", file, lineno,
+                        kw, key, val, ex[kinds[k].fail_type]);
                 return -1;
             }
         }
     }
     if (rc < 0) {
-        fprintf(stderr, "%s:%d: %s: expected key=value (or key=\"value\") near '%s'\n", file, lineno, kw, p);
+        fprintf(stderr, "%s:%d: %s: expected key=value (or key=\"value\") near '%s'\n", file,
+                lineno, kw, p);
         return -1;
     }
     /* required keys */
     char req[64];
     snprintf(req, sizeof(req), "%s", kinds[k].required);
     for (char *w = strtok(req, " "); w; w = strtok(NULL, " ")) {
-        bool ok = !strcmp(w, "path") || !strcmp(w, "target") || !strcmp(w, "command") ? c->path[0] != '\0'
-                                                                                     : c->fail_at.set;
+        bool ok = !strcmp(w, "path") || !strcmp(w, "target") || !strcmp(w, "command")
+                      ? c->path[0] != '\0'
+                      : c->fail_at.set;
         if (!ok) {
             fprintf(stderr, "%s:%d: %s: missing %s=\n", file, lineno, kw, w);
             return -1;
@@ -237,7 +243,8 @@ int config_load(config *out, const char *file)
     while (fgets(line, sizeof(line), f)) {
         lineno++;
         if (strchr(line, '\n') == NULL && !feof(f)) {
-            fprintf(stderr, "%s:%d: line longer than %zu characters\n", file, lineno, sizeof(line) - 2);
+            fprintf(stderr, "%s:%d: line longer than %zu characters\n", file, lineno,
+                    sizeof(line) - 2);
             rc = -1;
             break;
         }
@@ -262,8 +269,9 @@ int config_load(config *out, const char *file)
         }
         for (size_t i = 0; i < c.n; i++)
             if (!strcmp(c.v[i].name, c.v[c.n].name)) {
-                fprintf(stderr, "%s:%d: check '%s' is already defined on line %d (give one a name=)\n", file,
-                        lineno, c.v[c.n].name, c.v[i].line);
+                fprintf(stderr,
+                        "%s:%d: check '%s' is already defined on line %d (give one a name=)\n",
+                        file, lineno, c.v[c.n].name, c.v[i].line);
                 rc = -1;
             }
         if (rc)

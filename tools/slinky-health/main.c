@@ -33,15 +33,19 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: slinky-health [run] [flags]   |   slinky-health check-config [--config FILE]\n"
-               "  --config FILE      checks, one per line [SLINKY_HEALTH_CONFIG, default /etc/slinky/health.conf]\n"
-               "  --node NAME        the Slurm node this is [SLURMD_NODENAME, default the host name]\n"
-               "  --check NAME       run only this check (its name or kind); drains, never resumes\n"
-               "  --results-dir DIR  write DIR/<node>.tsv for slinky-exporter --health-dir\n"
-               "  --no-react         never drain or resume\n"
-               "  --url URL, --user NAME, --token-file FILE, --timeout MS   slurmrestd, as slinky-exporter\n"
-               "  --help, --version\n"
-               "exit: 0 no failure, 1 a check failed/timed out, 2 usage or config error, 3 Slurm call failed\n");
+    fprintf(f,
+            "usage: slinky-health [run] [flags]   |   slinky-health check-config [--config FILE]\n"
+            "  --config FILE      checks, one per line [SLINKY_HEALTH_CONFIG, default "
+            "/etc/slinky/health.conf]\n"
+            "  --node NAME        the Slurm node this is [SLURMD_NODENAME, default the host name]\n"
+            "  --check NAME       run only this check (its name or kind); drains, never resumes\n"
+            "  --results-dir DIR  write DIR/<node>.tsv for slinky-exporter --health-dir\n"
+            "  --no-react         never drain or resume\n"
+            "  --url URL, --user NAME, --token-file FILE, --timeout MS, --api-version V   "
+            "slurmrestd, as slinky-exporter\n"
+            "  --help, --version\n"
+            "exit: 0 no failure, 1 a check failed/timed out, 2 usage or config error, 3 Slurm call "
+            "failed\n");
 }
 
 static int write_results(const char *dir, const char *node, const config *cfg, const result *res)
@@ -73,10 +77,19 @@ static int write_results(const char *dir, const char *node, const config *cfg, c
 
 int main(int argc, char **argv)
 {
-    static const struct option longs[] = {
-        {"config", 1, 0, 'c'},   {"node", 1, 0, 'n'},    {"check", 1, 0, 'k'},      {"results-dir", 1, 0, 'r'},
-        {"no-react", 0, 0, 'N'}, {"url", 1, 0, 'u'},     {"user", 1, 0, 'U'},       {"token-file", 1, 0, 't'},
-        {"timeout", 1, 0, 'T'},  {"help", 0, 0, 'h'},    {"version", 0, 0, 'V'},    {0, 0, 0, 0}};
+    static const struct option longs[] = {{"config", 1, 0, 'c'},
+                                          {"node", 1, 0, 'n'},
+                                          {"check", 1, 0, 'k'},
+                                          {"results-dir", 1, 0, 'r'},
+                                          {"no-react", 0, 0, 'N'},
+                                          {"url", 1, 0, 'u'},
+                                          {"user", 1, 0, 'U'},
+                                          {"token-file", 1, 0, 't'},
+                                          {"timeout", 1, 0, 'T'},
+                                          {"api-version", 1, 0, 'A'},
+                                          {"help", 0, 0, 'h'},
+                                          {"version", 0, 0, 'V'},
+                                          {0, 0, 0, 0}};
     const char *cmd = "run";
     if (argc > 1 && argv[1][0] != '-') {
         cmd = argv[1];
@@ -89,31 +102,57 @@ int main(int argc, char **argv)
         }
     }
     conn_flags cf = {0};
-    const char *cfg_file = getenv("SLINKY_HEALTH_CONFIG"), *node = getenv("SLURMD_NODENAME"), *only = NULL,
-               *results_dir = NULL;
+    const char *cfg_file = getenv("SLINKY_HEALTH_CONFIG"), *node = getenv("SLURMD_NODENAME"),
+               *only = NULL, *results_dir = NULL;
     bool no_react = false;
     int c;
     char *end;
     while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
         switch (c) {
-        case 'c': cfg_file = optarg; break;
-        case 'n': node = optarg; break;
-        case 'k': only = optarg; break;
-        case 'r': results_dir = optarg; break;
-        case 'N': no_react = true; break;
-        case 'u': cf.url = optarg; break;
-        case 'U': cf.user = optarg; break;
-        case 't': cf.token_file = optarg; break;
+        case 'c':
+            cfg_file = optarg;
+            break;
+        case 'n':
+            node = optarg;
+            break;
+        case 'k':
+            only = optarg;
+            break;
+        case 'r':
+            results_dir = optarg;
+            break;
+        case 'N':
+            no_react = true;
+            break;
+        case 'u':
+            cf.url = optarg;
+            break;
+        case 'U':
+            cf.user = optarg;
+            break;
+        case 'A':
+            cf.api_version = optarg;
+            break;
+        case 't':
+            cf.token_file = optarg;
+            break;
         case 'T':
             cf.timeout_ms = strtol(optarg, &end, 10);
             if (*end || cf.timeout_ms <= 0) {
-                fprintf(stderr, "slinky-health: --timeout: '%s' is not a positive number of ms\n", optarg);
+                fprintf(stderr, "slinky-health: --timeout: '%s' is not a positive number of ms\n",
+                        optarg);
                 return 2;
             }
             break;
-        case 'h': usage(stdout); return 0;
-        case 'V': printf("slinky-health %s\n", slinky_version(NULL, NULL, NULL)); return 0;
-        default: usage(stderr); return 2;
+        case 'h':
+            usage(stdout);
+            return 0;
+        case 'V':
+            printf("slinky-health %s\n", slinky_version(NULL, NULL, NULL));
+            return 0;
+        default:
+            usage(stderr);
+            return 2;
         }
     }
     if (optind < argc) {
@@ -187,8 +226,8 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < cfg.n; i++) {
         check_run_guarded(&cfg.v[i], &facts, &res[i]);
         failed |= res[i].kind == R_FAIL || res[i].kind == R_TIMEOUT;
-        printf("%-28s %-8s %-14s %-14s %s\n", cfg.v[i].name, result_name(res[i].kind), res[i].value_text,
-               res[i].limit_text, res[i].detail);
+        printf("%-28s %-8s %-14s %-14s %s\n", cfg.v[i].name, result_name(res[i].kind),
+               res[i].value_text, res[i].limit_text, res[i].detail);
     }
     if (results_dir && write_results(results_dir, node, &cfg, res))
         rc = 3;

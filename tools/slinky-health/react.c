@@ -12,8 +12,8 @@
 
 #define PREFIX "slinky-health:"
 
-int react(slinky_slurm_client *cl, const char *node, const config *cfg, const result *res, char *said,
-          size_t said_len)
+int react(slinky_slurm_client *cl, const char *node, const config *cfg, const result *res,
+          char *said, size_t said_len)
 {
     slinky_slurm_nodes *l = NULL;
     if (slinky_slurm_node_get(&l, cl, node)) {
@@ -36,7 +36,8 @@ int react(slinky_slurm_client *cl, const char *node, const config *cfg, const re
         snprintf(reason, sizeof(reason), PREFIX " %s: %s (limit %s)", bad->name, br->value_text,
                  br->limit_text[0] ? br->limit_text : "-");
         if (drain && !ours) {
-            snprintf(said, said_len, "node %s already drained by someone else (\"%s\"): left alone", node, n->reason);
+            snprintf(said, said_len, "node %s already drained by someone else (\"%s\"): left alone",
+                     node, n->reason);
         } else if (drain && !strcmp(n->reason, reason)) {
             snprintf(said, said_len, "node %s stays drained: %s", node, reason);
         } else if (slinky_slurm_node_drain(cl, node, reason)) {
@@ -53,7 +54,8 @@ int react(slinky_slurm_client *cl, const char *node, const config *cfg, const re
             snprintf(said, said_len, "resumed %s (was \"%s\")", node, n->reason);
         }
     } else if (drain) {
-        snprintf(said, said_len, "node %s drained by someone else (\"%s\"): left alone", node, n->reason);
+        snprintf(said, said_len, "node %s drained by someone else (\"%s\"): left alone", node,
+                 n->reason);
     } else {
         snprintf(said, said_len, "node %s healthy", node);
     }

@@ -7,7 +7,7 @@
 #include "health.h"
 
 /* 0, or -1 when Slurm could not be read or changed; `said` tells what happened */
-int react(slinky_slurm_client *cl, const char *node, const config *cfg, const result *res, char *said,
-          size_t said_len);
+int react(slinky_slurm_client *cl, const char *node, const config *cfg, const result *res,
+          char *said, size_t said_len);
 
 #endif

@@ -20,9 +20,12 @@
 
 static void health_usage(FILE *f)
 {
-    fprintf(f, "usage: slinkyctl health run [--node N] [--check C] [--config FILE] [slinky-health flags]\n"
-               "       slinkyctl health status [--results-dir DIR]\n"
-               "exit: run as slinky-health (0 ok, 1 failure, 2 config, 3 Slurm); status 1 when a check failed\n");
+    fprintf(
+        f,
+        "usage: slinkyctl health run [--node N] [--check C] [--config FILE] [slinky-health flags]\n"
+        "       slinkyctl health status [--results-dir DIR]\n"
+        "exit: run as slinky-health (0 ok, 1 failure, 2 config, 3 Slurm); status 1 when a check "
+        "failed\n");
 }
 
 static int health_exec(int argc, char **argv)
@@ -86,8 +89,8 @@ static int health_status(const char *dir)
                 continue;
             failed |= !strcmp(col[1], "fail") || !strcmp(col[1], "timeout");
             rows++;
-            printf("%-16.*s %-28s %-8s %-14s %-14s %lds\n", (int)(len - 4), de->d_name, col[0], col[1], col[2],
-                   col[3], now - atol(col[5]));
+            printf("%-16.*s %-28s %-8s %-14s %-14s %lds\n", (int)(len - 4), de->d_name, col[0],
+                   col[1], col[2], col[3], now - atol(col[5]));
         }
         if (f)
             fclose(f);
