@@ -10,6 +10,34 @@ static const char *env_or(const char *v, const char *name)
     return v ? v : (e && *e ? e : NULL);
 }
 
+int conn_flag(conn_flags *f, int opt, const char *arg, const char *prog)
+{
+    char *end;
+    switch (opt) {
+    case 'u':
+        f->url = arg;
+        return 1;
+    case 'U':
+        f->user = arg;
+        return 1;
+    case 't':
+        f->token_file = arg;
+        return 1;
+    case 'A':
+        f->api_version = arg;
+        return 1;
+    case 'T':
+        f->timeout_ms = strtol(arg, &end, 10);
+        if (*end || f->timeout_ms <= 0) {
+            fprintf(stderr, "%s: --timeout: '%s' is not a positive number of ms\n", prog, arg);
+            return -1;
+        }
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 int conn_open(slinky_slurm_client **out, conn_flags *f, const char *prog)
 {
     f->url = env_or(f->url, "SLINKY_SLURM_URL");

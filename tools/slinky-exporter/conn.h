@@ -16,6 +16,17 @@ typedef struct conn_flags {
     long timeout_ms;
 } conn_flags;
 
+/* the long options conn_flag() takes (for a getopt_long table) */
+#define CONN_LONG_OPTIONS                                                                          \
+    {"url", 1, 0, 'u'}, {"user", 1, 0, 'U'}, {"token-file", 1, 0, 't'}, {"timeout", 1, 0, 'T'},    \
+    {                                                                                              \
+        "api-version", 1, 0, 'A'                                                                   \
+    }
+
+/* one getopt_long result: 1 taken, 0 not one of ours, -1 bad value (printed as "prog: --flag: why")
+ */
+int conn_flag(conn_flags *f, int opt, const char *arg, const char *prog);
+
 /* 0, or 2 (usage: nothing to connect with) / 1 (client error) after printing "prog: why" */
 int conn_open(slinky_slurm_client **out, conn_flags *f, const char *prog);
 

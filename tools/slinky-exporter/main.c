@@ -22,40 +22,32 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: slinky-exporter [flags]\n"
-            "  --url URL          slurmrestd base URL [SLINKY_SLURM_URL]\n"
-            "  --user NAME        X-SLURM-USER-NAME [SLINKY_SLURM_USER, default slurm]\n"
-            "  --token-file FILE  JWT file, re-read when it changes [SLINKY_SLURM_TOKEN_FILE; else "
-            "SLURM_JWT]\n"
-            "  --timeout MS       per-call timeout (default 10000)\n"
-            "  --api-version V    insist on this data-parser version (v0.0.42; refused if not offered) "
-            "[SLINKY_SLURM_API_VERSION]\n"
-            "  --listen ADDR:PORT where /metrics is served (default 127.0.0.1:9341; port 0: any)\n"
-            "  --port-file FILE   write the bound port there once listening\n"
-            "  --max-users N      users with their own label; the rest are user=\"other\" (default "
-            "50)\n"
-            "  --health-dir DIR   slinky-health result files to export (DIR/<node>.tsv)\n"
-            "  --once             print one scrape on stdout and exit (1 when a call failed)\n"
-            "  --help, --version\n"
-            "exit: 0 ok, 1 runtime failure, 2 usage\n");
+    fprintf(
+        f,
+        "usage: slinky-exporter [flags]\n"
+        "  --url URL          slurmrestd base URL [SLINKY_SLURM_URL]\n"
+        "  --user NAME        X-SLURM-USER-NAME [SLINKY_SLURM_USER, default slurm]\n"
+        "  --token-file FILE  JWT file, re-read when it changes [SLINKY_SLURM_TOKEN_FILE; else "
+        "SLURM_JWT]\n"
+        "  --timeout MS       per-call timeout (default 10000)\n"
+        "  --api-version V    insist on this data-parser version (v0.0.42; refused if not offered) "
+        "[SLINKY_SLURM_API_VERSION]\n"
+        "  --listen ADDR:PORT where /metrics is served (default 127.0.0.1:9341; port 0: any)\n"
+        "  --port-file FILE   write the bound port there once listening\n"
+        "  --max-users N      users with their own label; the rest are user=\"other\" (default "
+        "50)\n"
+        "  --health-dir DIR   slinky-health result files to export (DIR/<node>.tsv)\n"
+        "  --once             print one scrape on stdout and exit (1 when a call failed)\n"
+        "  --help, --version\n"
+        "exit: 0 ok, 1 runtime failure, 2 usage\n");
 }
 
 int main(int argc, char **argv)
 {
-    static const struct option longs[] = {{"url", 1, 0, 'u'},
-                                          {"user", 1, 0, 'U'},
-                                          {"token-file", 1, 0, 't'},
-                                          {"timeout", 1, 0, 'T'},
-                                          {"api-version", 1, 0, 'A'},
-                                          {"listen", 1, 0, 'l'},
-                                          {"port-file", 1, 0, 'p'},
-                                          {"max-users", 1, 0, 'm'},
-                                          {"health-dir", 1, 0, 'H'},
-                                          {"once", 0, 0, 'o'},
-                                          {"help", 0, 0, 'h'},
-                                          {"version", 0, 0, 'V'},
-                                          {0, 0, 0, 0}};
+    static const struct option longs[] = {
+        CONN_LONG_OPTIONS,        {"listen", 1, 0, 'l'},     {"port-file", 1, 0, 'p'},
+        {"max-users", 1, 0, 'm'}, {"health-dir", 1, 0, 'H'}, {"once", 0, 0, 'o'},
+        {"help", 0, 0, 'h'},      {"version", 0, 0, 'V'},    {0, 0, 0, 0}};
     conn_flags cf = {0};
     const char *listen = "127.0.0.1:9341", *port_file = NULL;
     exporter e = {.max_users = 50};
@@ -63,27 +55,12 @@ int main(int argc, char **argv)
     int c;
     char *end;
     while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+        int cr = conn_flag(&cf, c, optarg, "slinky-exporter");
+        if (cr < 0)
+            return 2;
+        if (cr > 0)
+            continue;
         switch (c) {
-        case 'u':
-            cf.url = optarg;
-            break;
-        case 'U':
-            cf.user = optarg;
-            break;
-        case 'A':
-            cf.api_version = optarg;
-            break;
-        case 't':
-            cf.token_file = optarg;
-            break;
-        case 'T':
-            cf.timeout_ms = strtol(optarg, &end, 10);
-            if (*end || cf.timeout_ms <= 0) {
-                fprintf(stderr, "slinky-exporter: --timeout: '%s' is not a positive number of ms\n",
-                        optarg);
-                return 2;
-            }
-            break;
         case 'l':
             listen = optarg;
             break;

@@ -77,19 +77,10 @@ static int write_results(const char *dir, const char *node, const config *cfg, c
 
 int main(int argc, char **argv)
 {
-    static const struct option longs[] = {{"config", 1, 0, 'c'},
-                                          {"node", 1, 0, 'n'},
-                                          {"check", 1, 0, 'k'},
-                                          {"results-dir", 1, 0, 'r'},
-                                          {"no-react", 0, 0, 'N'},
-                                          {"url", 1, 0, 'u'},
-                                          {"user", 1, 0, 'U'},
-                                          {"token-file", 1, 0, 't'},
-                                          {"timeout", 1, 0, 'T'},
-                                          {"api-version", 1, 0, 'A'},
-                                          {"help", 0, 0, 'h'},
-                                          {"version", 0, 0, 'V'},
-                                          {0, 0, 0, 0}};
+    static const struct option longs[] = {
+        {"config", 1, 0, 'c'},      {"node", 1, 0, 'n'},     {"check", 1, 0, 'k'},
+        {"results-dir", 1, 0, 'r'}, {"no-react", 0, 0, 'N'}, CONN_LONG_OPTIONS,
+        {"help", 0, 0, 'h'},        {"version", 0, 0, 'V'},  {0, 0, 0, 0}};
     const char *cmd = "run";
     if (argc > 1 && argv[1][0] != '-') {
         cmd = argv[1];
@@ -106,8 +97,12 @@ int main(int argc, char **argv)
                *only = NULL, *results_dir = NULL;
     bool no_react = false;
     int c;
-    char *end;
     while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+        int cr = conn_flag(&cf, c, optarg, "slinky-health");
+        if (cr < 0)
+            return 2;
+        if (cr > 0)
+            continue;
         switch (c) {
         case 'c':
             cfg_file = optarg;
@@ -123,26 +118,6 @@ int main(int argc, char **argv)
             break;
         case 'N':
             no_react = true;
-            break;
-        case 'u':
-            cf.url = optarg;
-            break;
-        case 'U':
-            cf.user = optarg;
-            break;
-        case 'A':
-            cf.api_version = optarg;
-            break;
-        case 't':
-            cf.token_file = optarg;
-            break;
-        case 'T':
-            cf.timeout_ms = strtol(optarg, &end, 10);
-            if (*end || cf.timeout_ms <= 0) {
-                fprintf(stderr, "slinky-health: --timeout: '%s' is not a positive number of ms\n",
-                        optarg);
-                return 2;
-            }
             break;
         case 'h':
             usage(stdout);
