@@ -23,13 +23,15 @@ typedef struct file {
 static file files[32];
 static size_t nfiles;
 
-static enum MHD_Result serve(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
-                             const char *version, const char *upload, size_t *upload_size, void **ctx)
+static enum MHD_Result serve(void *cls, struct MHD_Connection *conn, const char *url,
+                             const char *method, const char *version, const char *upload,
+                             size_t *upload_size, void **ctx)
 {
     for (size_t i = 0; i < nfiles; i++) {
         if (strcmp(files[i].path, url))
             continue;
-        struct MHD_Response *r = MHD_create_response_from_buffer(files[i].len, files[i].data, MHD_RESPMEM_PERSISTENT);
+        struct MHD_Response *r =
+            MHD_create_response_from_buffer(files[i].len, files[i].data, MHD_RESPMEM_PERSISTENT);
         MHD_add_response_header(r, "Content-Type", "application/json");
         enum MHD_Result ret = MHD_queue_response(conn, MHD_HTTP_OK, r);
         MHD_destroy_response(r);
@@ -80,9 +82,9 @@ int main(int argc, char **argv)
     pthread_sigmask(SIG_BLOCK, &set, NULL);
     struct sockaddr_in sa = {.sin_family = AF_INET};
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    struct MHD_Daemon *m = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, 0, NULL,
-                                            NULL, serve, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-                                            MHD_OPTION_END);
+    struct MHD_Daemon *m = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, 0, NULL, NULL, serve, NULL,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_END);
     if (m == NULL)
         return 1;
     printf("%u\n", MHD_get_daemon_info(m, MHD_DAEMON_INFO_BIND_PORT)->port);
