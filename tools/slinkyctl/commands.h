@@ -14,6 +14,7 @@ int slinkyctl_cmd_jail(int argc, char **argv) SLINKYCTL_WEAK;     /* jail: rende
 int slinkyctl_cmd_kube(int argc, char **argv) SLINKYCTL_WEAK;     /* kube: get/list/watch */
 int slinkyctl_cmd_slurm(int argc, char **argv) SLINKYCTL_WEAK;    /* slurm: slurmrestd client */
 int slinkyctl_cmd_render(int argc, char **argv) SLINKYCTL_WEAK;   /* workload: resources -> objects */
+int slinkyctl_cmd_health(int argc, char **argv) SLINKYCTL_WEAK;   /* health: slinky-health run/status */
 
 /* conf set/unset/get on a live Controller's spec.extraConf (controller_conf.c);
  * argv[0] is "set", "unset" or "get". */

@@ -34,6 +34,7 @@ int main(int argc, char **argv)
         {"kube", slinkyctl_cmd_kube, "talk to a Kubernetes API server", true},
         {"slurm", slinkyctl_cmd_slurm, "Slurm through slurmrestd: ping, nodes, drain, jobs", false},
         {"render", slinkyctl_cmd_render, "every Kubernetes object of Slinky resources (--diff: vs live)", false},
+        {"health", slinkyctl_cmd_health, "node health checks: run, status (slinky-health)", false},
     };
     size_t n = sizeof(cmds) / sizeof(cmds[0]);
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
