@@ -20,7 +20,7 @@ def _server_bin():
     if b:
         return b
     return os.path.join(os.environ.get("SLINKY_BUILD_DIR", os.path.join(SRC, "build")),
-                        "tools/slinky-apiserver/slinky-apiserver")
+                        "apiserver/slinky-apiserver")
 
 
 @pytest.fixture(scope="module")

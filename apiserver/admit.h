@@ -1,0 +1,71 @@
+/*
+ * Layer 8: admission, below every verb that writes. Identity of a body
+ * (apiVersion, kind, namespace), dry-run, finalizers, generated names,
+ * metadata and schema checks with pruning and defaulting (admit.c),
+ * managedFields bookkeeping (managed.c) and kind-specific behaviour (hooks.c).
+ *
+ * Threads: as_server.lock held. Functions returning int give 0 or the HTTP
+ * code of the response they wrote into h->resp.
+ */
+#ifndef SLINKY_APISERVER_ADMIT_H
+#define SLINKY_APISERVER_ADMIT_H
+
+#include "request.h"
+
+/* ---- admit.c ------------------------------------------------------------ */
+
+/** apiVersion/kind/namespace of a body against the request; 0 or HTTP code. */
+int as_check_identity(hctx *h, slinky_doc_value *root);
+/** dryRun=All on the query. */
+bool as_is_dry_run(const as_req *req);
+/** The request is a dry run (query or DeleteOptions). */
+bool as_dry(const hctx *h);
+bool as_has_finalizers(const slinky_doc_value *root);
+/** Name from generateName (prefix + 5 random characters), unused in h's namespace. */
+void as_generate_name(hctx *h, char *out, size_t len, const char *prefix);
+/**
+ * Prune unknown fields (fieldValidation Strict: 400, Warn: Warning header),
+ * apply schema defaults, validate schema, metadata and CRD bodies (422).
+ */
+int as_admit(hctx *h, slinky_doc_value *root, const char *name);
+/** A namespaced write: 404 when the namespace is missing, 403 when it terminates. */
+int as_check_namespace(hctx *h, const char *name);
+
+/* ---- managed.c: managedFields ------------------------------------------- */
+
+typedef struct as_mentry {
+    char *manager;
+    char *operation;
+    char *api_version;
+    char *time;
+    char *subresource;
+    as_pset set;
+    bool touched;
+} as_mentry;
+
+typedef struct as_mlist {
+    as_mentry *e;
+    size_t n;
+} as_mlist;
+
+void as_mlist_load(as_mlist *m, const slinky_doc_value *obj);
+/** The entry of (manager, operation, subresource), added when missing. */
+as_mentry *as_mlist_get(as_mlist *m, const char *manager, const char *op, const char *sub);
+void as_mlist_store(as_mlist *m, slinky_doc_value *root, const char *gv);
+void as_mlist_dispose(as_mlist *m);
+/** "group/version" of the request (malloc'd). */
+char *as_gv_of(const hctx *h);
+/** The version's schema root, or NULL. */
+const slinky_doc_value *as_schema_of(const hctx *h);
+/** A write through /status. */
+bool as_status_write(const hctx *h);
+/** Record an Update (or `operation`) entry for the fields a write changed. */
+void as_managed_update(hctx *h, const slinky_doc_value *old, slinky_doc_value *root,
+                       const char *operation);
+
+/* ---- hooks.c: kind-specific behaviour ----------------------------------- */
+
+void as_hook_before_create(hctx *h, slinky_doc_value *root);
+void as_hook_after_write(hctx *h, const slinky_doc_value *root);
+
+#endif
