@@ -29,9 +29,47 @@ static void gen_name(char *out, size_t len, const char *prefix)
 /* validation common to every kind                                    */
 /* ------------------------------------------------------------------ */
 
+/* a string value whose bytes hold a NUL (a C-string check would see only its start) */
+static bool has_nul(const slinky_doc_value *v)
+{
+    return slinky_doc_value_type(v) == SLINKY_DOC_STRING &&
+           strlen(slinky_doc_value_get_string(v)) != slinky_doc_value_get_string_len(v);
+}
+
+/* an object with a key holding a NUL: its JSON has an escaped NUL outside the values */
+static bool keys_have_nul(const slinky_doc_value *obj)
+{
+    if (slinky_doc_value_type(obj) != SLINKY_DOC_OBJECT)
+        return false;
+    bool values = false;
+    for (size_t i = 0; i < slinky_doc_value_size(obj); i++)
+        values = values || has_nul(slinky_doc_value_member_at(obj, i));
+    if (values)
+        return false; /* reported for the value; the key check below would be unsure */
+    char *json = NULL;
+    size_t len = 0;
+    if (slinky_doc_value_dump_json(&json, &len, obj, SLINKY_DOC_DUMP_COMPACT) != 0)
+        return false;
+    bool nul = memmem(json, len, "\\u0000", 6) != NULL || memchr(json, '\0', len) != NULL;
+    slinky_free(json);
+    return nul;
+}
+
 static void check_meta(as_causes *c, const as_rtype *rt, const slinky_doc_value *root)
 {
+    static const char k_nul[] = "must not contain a NUL character";
     const slinky_doc_value *md = slinky_doc_value_get(root, "metadata");
+    static const char *const ids[] = {"name", "generateName", "namespace"};
+    for (size_t i = 0; i < AS_ARRAY_SIZE(ids); i++) {
+        const slinky_doc_value *v = slinky_doc_value_get(md, ids[i]);
+        char f[64];
+        snprintf(f, sizeof(f), "metadata.%s", ids[i]);
+        if (v && slinky_doc_value_type(v) != SLINKY_DOC_STRING && !slinky_doc_value_is_null(v))
+            as_causes_add(c, "FieldValueTypeInvalid", f, "Invalid value: must be a string");
+        else if (has_nul(v))
+            as_causes_add(c, "FieldValueInvalid", f, "Invalid value: \"%s\\x00...\": %s",
+                          slinky_doc_value_get_string(v), k_nul);
+    }
     const char *name = slinky_doc_value_path_string(md, "name", "");
     const char *why = strcmp(rt->plural, "namespaces") == 0 ? as_check_dns_label(name)
                                                               : as_check_dns_subdomain(name);
@@ -39,20 +77,108 @@ static void check_meta(as_causes *c, const as_rtype *rt, const slinky_doc_value 
         as_causes_add(c, "FieldValueInvalid", "metadata.name", "Invalid value: \"%s\": %s", name,
                       why);
     const slinky_doc_value *labels = slinky_doc_value_get(md, "labels");
+    if (keys_have_nul(labels))
+        as_causes_add(c, "FieldValueInvalid", "metadata.labels", "Invalid value: a label key %s",
+                      k_nul);
     for (size_t i = 0; i < slinky_doc_value_size(labels); i++) {
         const char *k = slinky_doc_value_key_at(labels, i);
         const slinky_doc_value *v = slinky_doc_value_member_at(labels, i);
-        char f[600];
-        snprintf(f, sizeof(f), "metadata.labels");
+        const char *f = "metadata.labels";
         if ((why = as_check_label_key(k)))
             as_causes_add(c, "FieldValueInvalid", f, "Invalid value: \"%s\": %s", k, why);
         else if (slinky_doc_value_type(v) != SLINKY_DOC_STRING)
             as_causes_add(c, "FieldValueTypeInvalid", f,
                           "Invalid value: \"%s\": label values must be strings", k);
+        else if (has_nul(v))
+            as_causes_add(c, "FieldValueInvalid", f, "Invalid value: \"%s\\x00...\": %s",
+                          slinky_doc_value_get_string(v), k_nul);
         else if ((why = as_check_label_value(slinky_doc_value_get_string(v))))
             as_causes_add(c, "FieldValueInvalid", f, "Invalid value: \"%s\": %s",
                           slinky_doc_value_get_string(v), why);
     }
+    const slinky_doc_value *ann = slinky_doc_value_get(md, "annotations");
+    if (keys_have_nul(ann))
+        as_causes_add(c, "FieldValueInvalid", "metadata.annotations",
+                      "Invalid value: an annotation key %s", k_nul);
+    const slinky_doc_value *fin = slinky_doc_value_get(md, "finalizers");
+    for (size_t i = 0; i < slinky_doc_value_size(fin); i++)
+        if (has_nul(slinky_doc_value_at(fin, i))) {
+            char f[64];
+            snprintf(f, sizeof(f), "metadata.finalizers[%zu]", i);
+            as_causes_add(c, "FieldValueInvalid", f, "Invalid value: %s", k_nul);
+        }
+}
+
+/* a field that must be map[string]string (base64: each value decodes as standard base64) */
+static void check_string_map(as_causes *c, const slinky_doc_value *root, const char *field,
+                             bool base64)
+{
+    const slinky_doc_value *m = slinky_doc_value_get(root, field);
+    if (!m || slinky_doc_value_is_null(m))
+        return;
+    if (slinky_doc_value_type(m) != SLINKY_DOC_OBJECT) {
+        as_causes_add(c, "FieldValueTypeInvalid", field,
+                      "Invalid value: must be an object of strings (map[string]%s)",
+                      base64 ? "[]byte" : "string");
+        return;
+    }
+    for (size_t i = 0; i < slinky_doc_value_size(m); i++) {
+        const char *k = slinky_doc_value_key_at(m, i);
+        const slinky_doc_value *v = slinky_doc_value_member_at(m, i);
+        char f[400];
+        snprintf(f, sizeof(f), "%s[%.300s]", field, k);
+        if (slinky_doc_value_type(v) != SLINKY_DOC_STRING) {
+            as_causes_add(c, "FieldValueTypeInvalid", f, "Invalid value: must be a string%s",
+                          base64 ? " (base64)" : "");
+            continue;
+        }
+        if (!base64)
+            continue;
+        char *bytes = NULL;
+        if (slinky_base64_decode(&bytes, NULL, slinky_doc_value_get_string(v),
+                                 SLINKY_BASE64_STRICT) != 0)
+            as_causes_add(c, "FieldValueInvalid", f, "Invalid value: illegal base64 data: %s",
+                          slinky_error_last()->message);
+        slinky_free(bytes);
+    }
+}
+
+/* ConfigMap and Secret fields the real server types; Secret stringData folded into data */
+static void check_builtin(as_causes *c, const as_rtype *rt, slinky_doc_value *root)
+{
+    if (!rt->builtin || *rt->group)
+        return;
+    if (!strcmp(rt->plural, "configmaps")) {
+        check_string_map(c, root, "data", false);
+        check_string_map(c, root, "binaryData", true);
+    } else if (!strcmp(rt->plural, "secrets")) {
+        check_string_map(c, root, "data", true);
+        check_string_map(c, root, "stringData", false);
+        if (slinky_doc_value_get(root, "type") &&
+            slinky_doc_value_type(slinky_doc_value_get(root, "type")) != SLINKY_DOC_STRING)
+            as_causes_add(c, "FieldValueTypeInvalid", "type", "Invalid value: must be a string");
+    }
+}
+
+static void fold_string_data(slinky_doc_value *root)
+{
+    slinky_doc_value *sd = slinky_doc_value_get(root, "stringData");
+    if (!sd)
+        return;
+    slinky_doc_value *data = NULL;
+    if (slinky_doc_value_size(sd) && slinky_doc_value_object_put(&data, root, "data") == 0) {
+        if (slinky_doc_value_type(data) != SLINKY_DOC_OBJECT)
+            slinky_doc_value_set_object(data);
+        for (size_t i = 0; i < slinky_doc_value_size(sd); i++) {
+            const slinky_doc_value *v = slinky_doc_value_member_at(sd, i);
+            char *enc = as_base64(slinky_doc_value_get_string(v),
+                                  slinky_doc_value_get_string_len(v), false);
+            if (enc)
+                slinky_doc_value_object_set_string(data, slinky_doc_value_key_at(sd, i), enc);
+            free(enc);
+        }
+    }
+    slinky_doc_value_object_remove(root, "stringData");
 }
 
 /*
@@ -99,6 +225,7 @@ int as_admit(hctx *h, slinky_doc_value *root, const char *name)
         as_schema_validate(&causes, root, schema, "");
     }
     check_meta(&causes, rt, root);
+    check_builtin(&causes, rt, root);
     if (strcmp(rt->plural, "customresourcedefinitions") == 0)
         as_registry_check_crd(&causes, root);
     if (unknown.n && fv && strcmp(fv, "Strict") == 0) {
@@ -125,6 +252,8 @@ int as_admit(hctx *h, slinky_doc_value *root, const char *name)
     int code = 0;
     if (causes.n)
         code = as_resp_invalid(resp, rt, name, &causes);
+    else if (rt->builtin && !*rt->group && !strcmp(rt->plural, "secrets"))
+        fold_string_data(root);
     as_causes_dispose(&causes);
     return code;
 }
@@ -165,6 +294,15 @@ int as_check_identity(hctx *h, slinky_doc_value *root)
     slinky_doc_value *md = as_md_of(root);
     if (!md)
         return as_resp_status(h->resp, 500, "InternalError", "out of memory", NULL);
+    if (has_nul(slinky_doc_value_get(md, "namespace"))) {
+        as_causes c = {0};
+        as_causes_add(&c, "FieldValueInvalid", "metadata.namespace",
+                      "Invalid value: must not contain a NUL character");
+        int code = as_resp_invalid(h->resp, h->rt, slinky_doc_value_path_string(md, "name", ""),
+                                   &c);
+        as_causes_dispose(&c);
+        return code;
+    }
     const char *bns = slinky_doc_value_path_string(md, "namespace", NULL);
     if (h->rt->namespaced) {
         if (bns && *bns && strcmp(bns, h->ns) != 0)

@@ -169,8 +169,8 @@ int as_apply_patch(hctx *h)
     if (fs && (!*fs || (as_parse_bool(&force, fs) == 0 && force)))
         force = true;
     slinky_doc *d = NULL;
-    if (as_parse_body(&d, h->req, h->resp))
-        return 400;
+    if (as_parse_body(&d, h->req, h->resp, h->s->max_body))
+        return h->resp->status;
     slinky_doc_value *cfg = slinky_doc_root(d);
     strip_nulls(cfg);
     int code = as_check_identity(h, cfg);

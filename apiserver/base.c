@@ -286,6 +286,25 @@ int as_write_file_atomic(const char *path, const void *data, size_t len, unsigne
     return rc;
 }
 
+/* ---- numbers ---------------------------------------------------------------- */
+
+int as_parse_uint(const char *text, uint64_t max, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!text || !*text)
+        return -1;
+    for (const char *p = text; *p; p++) {
+        if (*p < '0' || *p > '9')
+            return -1;
+        unsigned d = (unsigned)(*p - '0');
+        if (v > (max - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
 /* ---- time and identity ------------------------------------------------------ */
 
 void as_now_rfc3339(char *buf, size_t len)

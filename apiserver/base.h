@@ -67,6 +67,11 @@ int as_read_file(char **out, size_t *len_out, const char *path);
 /** Temp file beside `path`, fsync, rename, fsync of the folder; old file intact on error. */
 int as_write_file_atomic(const char *path, const void *data, size_t len, unsigned mode);
 
+/* ---- numbers ------------------------------------------------------------ */
+
+/** A decimal of digits only (no sign, no space) that is <= max; 0, or -1 when not. */
+int as_parse_uint(const char *text, uint64_t max, uint64_t *out);
+
 /* ---- time and identity ------------------------------------------------ */
 
 /** Current UTC time as RFC 3339 ("2026-12-01T22:00:00Z"). */

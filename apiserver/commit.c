@@ -8,6 +8,18 @@
 #include <stdio.h>
 #include <string.h>
 
+/* An object over the size limit (the body limit) is not stored: 413, o dropped. */
+static bool too_large(hctx *h, as_obj *o)
+{
+    if (!h->s->max_body || o->json_len <= h->s->max_body)
+        return false;
+    as_resp_error(h->resp, NULL, 413, "RequestEntityTooLarge", NULL,
+                  "the object would be %zu bytes, more than the limit of %zu", o->json_len,
+                  h->s->max_body);
+    as_obj_unref(o);
+    return true;
+}
+
 /* the final store step of create (also used by server-side apply) */
 int as_create_doc(hctx *h, slinky_doc_value *root, int ok_code)
 {
@@ -74,6 +86,8 @@ int as_create_doc(hctx *h, slinky_doc_value *root, int ok_code)
     as_obj *o = NULL;
     if (as_obj_new(&o, root, rv) != 0)
         return as_resp_status(h->resp, 500, "InternalError", "storing the object failed", NULL);
+    if (too_large(h, o))
+        return 413;
     if (as_store_commit(s, h->rt, AS_EV_ADDED, o, NULL) != 0) {
         as_obj_unref(o);
         return as_resp_status(h->resp, 500, "InternalError", slinky_error_last()->message,
@@ -192,6 +206,10 @@ int as_update_doc(hctx *h, as_obj *old, slinky_doc_value *root, bool status_only
     as_obj *o = NULL;
     if (as_obj_new(&o, root, rv) != 0) {
         code = as_resp_status(h->resp, 500, "InternalError", "storing failed", NULL);
+        goto done;
+    }
+    if (too_large(h, o)) {
+        code = 413;
         goto done;
     }
     if (as_store_commit(s, h->rt, AS_EV_MODIFIED, o, old) != 0) {

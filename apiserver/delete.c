@@ -12,8 +12,8 @@ int as_do_delete(hctx *h)
     const char *propagation = as_req_query(h->req, "propagationPolicy");
     slinky_doc *opts = NULL;
     if (h->req->body_len) {
-        if (as_parse_body(&opts, h->req, h->resp))
-            return 400;
+        if (as_parse_body(&opts, h->req, h->resp, h->s->max_body))
+            return h->resp->status;
         const slinky_doc_value *o = slinky_doc_root(opts);
         const char *p = slinky_doc_value_path_string(o, "propagationPolicy", NULL);
         if (p)

@@ -9,13 +9,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#define MAX_BODY (64u * 1024u * 1024u)
 /* bytes of a streamed LIST body produced per call (libmicrohttpd's buffer) */
 #define LIST_BLOCK (256u * 1024u)
 
 typedef struct conn_state {
     as_buf body;
     bool too_large;
+    bool answered; /* a response is queued already (refused early) */
+    long client; /* token index counted in s->inflight, or -1 */
 } conn_state;
 
 typedef struct kv_vec {
@@ -54,7 +55,7 @@ static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
             char hex[3] = {r[1], r[2], 0};
             char *end = NULL;
             long v = strtol(hex, &end, 16);
-            if (end == hex + 2) {
+            if (end == hex + 2 && v != 0) { /* %00 stays as it is: no NUL in a name */
                 *w++ = (char)v;
                 r += 2;
             } else {
@@ -68,20 +69,49 @@ static size_t unescape(void *cls, struct MHD_Connection *c, char *s)
     return (size_t)(w - s);
 }
 
-static bool token_ok(as_server *s, struct MHD_Connection *c, bool admin)
+/* The index of the request's bearer token (admin: 0 for the admin token), or -1. */
+static long token_index(as_server *s, struct MHD_Connection *c, bool admin)
 {
     const char *h = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Authorization");
     if (!h || strncasecmp(h, "Bearer ", 7) != 0)
-        return false;
+        return -1;
     const char *t = h + 7;
     while (*t == ' ')
         t++;
     if (admin)
-        return s->admin_token && strcmp(t, s->admin_token) == 0;
+        return s->admin_token && strcmp(t, s->admin_token) == 0 ? 0 : -1;
     for (size_t i = 0; i < s->n_tokens; i++)
         if (strcmp(t, s->tokens[i]) == 0)
-            return true;
-    return false;
+            return (long)i;
+    return -1;
+}
+
+static bool token_ok(as_server *s, struct MHD_Connection *c, bool admin)
+{
+    return token_index(s, c, admin) >= 0;
+}
+
+/* Count a request of client i in flight; false when it has max_per_client already. */
+static bool client_enter(as_server *s, long i)
+{
+    if (i < 0 || !s->inflight || !s->max_per_client)
+        return true;
+    pthread_mutex_lock(&s->client_lock);
+    bool ok = s->inflight[i] < s->max_per_client;
+    if (ok)
+        s->inflight[i]++;
+    pthread_mutex_unlock(&s->client_lock);
+    return ok;
+}
+
+static void client_leave(as_server *s, long i)
+{
+    if (i < 0 || !s->inflight || !s->max_per_client)
+        return;
+    pthread_mutex_lock(&s->client_lock);
+    if (s->inflight[i])
+        s->inflight[i]--;
+    pthread_mutex_unlock(&s->client_lock);
 }
 
 static void add_headers(struct MHD_Response *r, const as_resp *resp)
@@ -287,6 +317,8 @@ static enum MHD_Result send_resp(struct MHD_Connection *c, as_resp *resp)
         }
         add_headers(r, resp);
         MHD_add_response_header(r, "Transfer-Encoding", "chunked");
+        /* a watch may be quiet for long: no idle timeout for this connection */
+        MHD_set_connection_option(c, MHD_CONNECTION_OPTION_TIMEOUT, 0u);
     } else if (resp->fault_chunk || resp->fault_drop) {
         body_stream *b = as_calloc(1, sizeof(*b));
         if (!b)
@@ -344,17 +376,70 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         st = as_calloc(1, sizeof(*st));
         if (!st)
             return MHD_NO;
+        st->client = -1;
         *con_cls = st;
-        return MHD_YES;
+        /*
+         * Headers are complete, no body byte is read yet: refuse here what
+         * needs no body (a bad token, a declared body over the limit, a
+         * client with too many requests), so nothing is buffered for it.
+         */
+        as_resp early = {0};
+        bool admin = strncmp(url, "/admin/", 7) == 0;
+        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
+        if (admin) {
+            if (s->faults_enabled && !token_ok(s, c, true))
+                as_resp_status(&early, 401, "Unauthorized", "Unauthorized", NULL);
+        } else if (!s->insecure && !anonymous_path(url)) {
+            long who = token_index(s, c, false);
+            if (who < 0)
+                as_resp_status(&early, 401, "Unauthorized", "Unauthorized", NULL);
+            else if (!client_enter(s, who)) {
+                as_resp_status(&early, 429, "TooManyRequests",
+                               "too many requests in flight for this client, please try again "
+                               "later",
+                               NULL);
+                early.retry_after = as_strdup("1");
+            } else
+                st->client = who;
+        }
+        if (!early.status && cl && s->max_body && strtoull(cl, NULL, 10) > s->max_body)
+            as_resp_status(&early, 413, "RequestEntityTooLarge",
+                           "the request body is too large", NULL);
+        if (!early.status)
+            return MHD_YES;
+        st->answered = true;
+        enum MHD_Result ret = send_resp(c, &early);
+        resp_dispose(&early);
+        return ret;
     }
-    if (*upload_size) {
-        if (st->body.len + *upload_size > MAX_BODY)
-            st->too_large = true;
-        else
-            as_buf_put(&st->body, upload_data, *upload_size);
+    if (st->answered) {
         *upload_size = 0;
         return MHD_YES;
     }
+    if (*upload_size) {
+        if (s->max_body && st->body.len + *upload_size > s->max_body) {
+            /* a chunked body over the limit: answer now, read no more of it */
+            if (!st->too_large) {
+                st->too_large = true;
+                as_buf_dispose(&st->body);
+                as_resp big = {0};
+                as_resp_status(&big, 413, "RequestEntityTooLarge",
+                               "the request body is too large", NULL);
+                enum MHD_Result ret = send_resp(c, &big);
+                resp_dispose(&big);
+                if (ret == MHD_YES) {
+                    st->answered = true;
+                    *upload_size = 0;
+                    return MHD_YES;
+                }
+            }
+        } else {
+            as_buf_put(&st->body, upload_data, *upload_size);
+        }
+        *upload_size = 0;
+        return MHD_YES;
+    }
+
     atomic_fetch_add(&s->requests, 1);
     as_resp resp = {0};
     kv_vec q = {0};
@@ -420,11 +505,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
-    (void)cls;
     (void)c;
     (void)toe;
     conn_state *st = *con_cls;
     if (st) {
+        client_leave(cls, st->client);
         as_buf_dispose(&st->body);
         free(st);
         *con_cls = NULL;
@@ -454,7 +539,7 @@ int as_http_start(as_http **out, as_server *s, int port, const char *cert_pem,
                              MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
                              MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
                              MHD_OPTION_CONNECTION_LIMIT, 2000u,
-                             MHD_OPTION_CONNECTION_TIMEOUT, 0u,
+                             MHD_OPTION_CONNECTION_TIMEOUT, s->read_timeout_s,
                              MHD_OPTION_THREAD_STACK_SIZE, (size_t)(512 * 1024),
                              MHD_OPTION_HTTPS_MEM_KEY, key_pem, MHD_OPTION_HTTPS_MEM_CERT,
                              cert_pem, MHD_OPTION_END);
@@ -464,7 +549,7 @@ int as_http_start(as_http **out, as_server *s, int port, const char *cert_pem,
                              MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
                              MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
                              MHD_OPTION_CONNECTION_LIMIT, 2000u,
-                             MHD_OPTION_CONNECTION_TIMEOUT, 0u,
+                             MHD_OPTION_CONNECTION_TIMEOUT, s->read_timeout_s,
                              MHD_OPTION_THREAD_STACK_SIZE, (size_t)(512 * 1024), MHD_OPTION_END);
     if (!d)
         return slinky_error_set(SLINKY_EIO, "cannot listen on 127.0.0.1:%d", port);

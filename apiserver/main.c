@@ -36,7 +36,26 @@ static void usage(FILE *f)
             "  --bookmark-interval MS interval of watch BOOKMARK events (default 5000)\n"
             "  --enable-faults        serve the fault-injection admin endpoint /admin/faults\n"
             "  --log-requests         log one line per request (method, path, query, status)\n"
-            "  --admin-token-file F   its bearer token (created when missing)\n");
+            "  --admin-token-file F   its bearer token (created when missing)\n"
+            "  --max-body-bytes N     largest request body and stored object (default 3 MiB)\n"
+            "  --read-timeout S       drop a connection idle S seconds, watches excepted\n"
+            "                         (default 20; 0: never)\n"
+            "  --max-requests-per-client N\n"
+            "                         requests in flight per token, 429 beyond (default 1000;\n"
+            "                         0: no cap)\n"
+            "  --wal-compact-bytes N  compact the log (new snapshot) once it is bigger than N\n"
+            "                         and than the live data (default 1 MiB)\n");
+}
+
+/* A non-negative decimal without overflow; -1 when it is not one. */
+static long parse_count(const char *text)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < 0)
+        return -1;
+    return v;
 }
 
 static char *read_all(const char *path)
@@ -240,7 +259,8 @@ int main(int argc, char **argv)
 {
     enum {
         O_PORT = 1000, O_PORT_FILE, O_TOKEN_FILE, O_KUBECONFIG, O_INSECURE, O_CERT, O_KEY,
-        O_CA, O_CRD_DIR, O_DATA_DIR, O_HISTORY, O_BOOKMARK, O_FAULTS, O_ADMIN_TOKEN, O_HELP, O_CA_FILE, O_LOG
+        O_CA, O_CRD_DIR, O_DATA_DIR, O_HISTORY, O_BOOKMARK, O_FAULTS, O_ADMIN_TOKEN, O_HELP, O_CA_FILE, O_LOG,
+        O_MAX_BODY, O_READ_TIMEOUT, O_MAX_PER_CLIENT, O_COMPACT
     };
     static const struct option opts[] = {
         {"port", required_argument, NULL, O_PORT},
@@ -260,6 +280,10 @@ int main(int argc, char **argv)
         {"help", no_argument, NULL, O_HELP},
         {"ca-file", required_argument, NULL, O_CA_FILE},
         {"log-requests", no_argument, NULL, O_LOG},
+        {"max-body-bytes", required_argument, NULL, O_MAX_BODY},
+        {"read-timeout", required_argument, NULL, O_READ_TIMEOUT},
+        {"max-requests-per-client", required_argument, NULL, O_MAX_PER_CLIENT},
+        {"wal-compact-bytes", required_argument, NULL, O_COMPACT},
         {NULL, 0, NULL, 0}};
     int port = 0;
     const char *port_file = NULL, *token_file = NULL, *kubeconfig = NULL, *cert_file = NULL;
@@ -267,6 +291,8 @@ int main(int argc, char **argv)
     const char *admin_token_file = NULL, *ca_out = NULL;
     bool insecure = false, faults = false, log_requests = false;
     long history = 10000, bookmark = 5000;
+    long max_body = 3L * 1024 * 1024, read_timeout = 20, max_per_client = 1000;
+    long compact = 1024L * 1024;
     int c;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -315,6 +341,18 @@ int main(int argc, char **argv)
         case O_LOG:
             log_requests = true;
             break;
+        case O_MAX_BODY:
+            max_body = parse_count(optarg);
+            break;
+        case O_READ_TIMEOUT:
+            read_timeout = parse_count(optarg);
+            break;
+        case O_MAX_PER_CLIENT:
+            max_per_client = parse_count(optarg);
+            break;
+        case O_COMPACT:
+            compact = parse_count(optarg);
+            break;
         case O_CA_FILE:
             ca_out = optarg;
             break;
@@ -327,7 +365,8 @@ int main(int argc, char **argv)
         }
     }
     if (optind < argc || (cert_file && !key_file) || (!cert_file && key_file) || history < 10 ||
-        bookmark < 10 || port < 0 || port > 65535) {
+        bookmark < 10 || port < 0 || port > 65535 || max_body < 1024 || history < 0 || read_timeout < 0 ||
+        read_timeout > 86400 || max_per_client < 0 || max_per_client > 1000000 || compact < 0) {
         usage(stderr);
         return 2;
     }
@@ -342,6 +381,10 @@ int main(int argc, char **argv)
     s.bookmark_interval_ms = (unsigned)bookmark;
     s.faults_enabled = faults;
     s.log_requests = log_requests;
+    s.max_body = (size_t)max_body;
+    s.read_timeout_s = (unsigned)read_timeout;
+    s.max_per_client = (unsigned)max_per_client;
+    s.compact_bytes = (size_t)compact;
     if (token_file && load_tokens(&s, token_file, &s.tokens, &s.n_tokens) != 0) {
         fprintf(stderr, "slinky-apiserver: --token-file %s: %s\n", token_file,
                 slinky_error_last()->message);
@@ -352,6 +395,7 @@ int main(int argc, char **argv)
         s.tokens[0] = random_token();
         s.n_tokens = 1;
     }
+    s.inflight = as_calloc(s.n_tokens ? s.n_tokens : 1, sizeof(*s.inflight));
     if (faults) {
         if (admin_token_file) {
             char **t = NULL;

@@ -4,7 +4,8 @@
  * (selector.c), openAPIV3Schema prune/default/validate and Status causes
  * (schema.c), FieldsV1 field sets of server-side apply (fields.c), strategic
  * merge patch (smp.c), URL routes and version priority (route.c), JSONPath
- * and ages (jsonpath.c), protobuf bodies (proto.c).
+ * and ages (jsonpath.c), YAML alias expansion (yamlsize.c), protobuf bodies
+ * (proto.c).
  *
  * Threads: every function is reentrant. Errors: negative slinky_status with
  * slinky_error_last() set, unless documented otherwise.
@@ -155,6 +156,11 @@ int as_version_priority_cmp(const char *a, const char *b);
 void as_human_duration(char *buf, size_t len, long long secs);
 /** Minimal JSONPath (".a.b", "[0]", "[*]", "[?(@.k==\"v\")]"); NULL when missing. */
 const slinky_doc_value *as_jsonpath(const slinky_doc_value *v, const char *path);
+
+/* ---- yamlsize.c: YAML alias expansion ---------------------------------- */
+
+/** Would the YAML text, with its aliases expanded, pass `limit` bytes (about)? */
+bool as_yaml_expands_beyond(const char *data, size_t len, size_t limit);
 
 /* ---- proto.c: protobuf bodies of Namespace/ConfigMap/Secret/ServiceAccount */
 

@@ -112,10 +112,20 @@ int as_do_list(hctx *h)
     as_filter f;
     if (as_filter_init(&f, h->req, h->ns, h->resp) != 0)
         return 400;
+    /* limit: an int64; <= 0 means no limit; clamped to what a list can hold */
     long limit = 0;
     const char *ls = as_req_query(h->req, "limit");
-    if (ls && *ls)
-        limit = strtol(ls, NULL, 10);
+    if (ls && *ls) {
+        uint64_t l = 0;
+        bool negative = *ls == '-';
+        if (as_parse_uint(ls + negative, INT64_MAX, &l) != 0) {
+            as_filter_dispose(&f);
+            return as_resp_error(h->resp, NULL, 400, "BadRequest", NULL,
+                                 "invalid limit \"%.64s\": must be an integer", ls);
+        }
+        if (!negative)
+            limit = l > 100000000 ? 100000000 : (long)l;
+    }
     const char *cont = as_req_query(h->req, "continue");
     uint64_t at = s->rv;
     char *start_ns = NULL, *start_name = NULL;

@@ -72,8 +72,11 @@ typedef struct hctx {
 const char *as_req_query(const as_req *r, const char *key);
 /** A Go-style boolean query parameter ("" counts as true). */
 bool as_query_bool(const as_req *req, const char *key);
-/** JSON, YAML or protobuf body into a document; 400/415 in resp when it fails. */
-int as_parse_body(slinky_doc **out, const as_req *req, as_resp *resp);
+/**
+ * JSON, YAML or protobuf body into a document; 400/415 in resp when it
+ * fails, 413 when YAML aliases would expand it beyond `max_body` bytes.
+ */
+int as_parse_body(slinky_doc **out, const as_req *req, as_resp *resp, size_t max_body);
 
 /* ---- responses (respond.c) ------------------------------------------- */
 

@@ -214,18 +214,12 @@ void as_set_rv(slinky_doc_value *root, uint64_t rv)
 
 uint64_t as_parse_rv(const char *s, bool *ok)
 {
-    char *end = NULL;
-    *ok = false;
-    if (!s || !*s)
-        return 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end)
-        return 0;
-    *ok = true;
-    return v;
+    uint64_t v = 0;
+    *ok = as_parse_uint(s, UINT64_MAX, &v) == 0;
+    return *ok ? v : 0;
 }
 
-int as_parse_body(slinky_doc **out, const as_req *req, as_resp *resp)
+int as_parse_body(slinky_doc **out, const as_req *req, as_resp *resp, size_t max_body)
 {
     const char *ct = req->content_type ? req->content_type : "application/json";
     const char *p = req->body ? req->body : "";
@@ -244,7 +238,15 @@ int as_parse_body(slinky_doc **out, const as_req *req, as_resp *resp)
                        NULL);
         return 415;
     }
-    if (strstr(ct, "yaml") && !(n && (*p == '{' || *p == '[')))
+    bool yaml = strstr(ct, "yaml") && !(n && (*p == '{' || *p == '['));
+    if (yaml && max_body && as_yaml_expands_beyond(p, n, max_body)) {
+        as_resp_error(resp, NULL, 413, "RequestEntityTooLarge", NULL,
+                      "the YAML body expands (anchors and aliases) to more than the limit of "
+                      "%zu bytes",
+                      max_body);
+        return 413;
+    }
+    if (yaml)
         rc = slinky_doc_parse_yaml(out, p, n);
     else
         rc = slinky_doc_parse_json(out, p, n);

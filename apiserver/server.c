@@ -27,6 +27,11 @@ int as_server_init(as_server *s, size_t history_cap)
     s->history = as_calloc(s->history_cap, sizeof(*s->history));
     s->wal_fd = -1;
     s->bookmark_interval_ms = 5000;
+    s->max_body = 3u * 1024u * 1024u;
+    s->read_timeout_s = 20;
+    s->max_per_client = 1000;
+    s->compact_bytes = 1024u * 1024u;
+    pthread_mutex_init(&s->client_lock, NULL);
     if (!s->history)
         return SLINKY_ENOMEM;
     return as_registry_init(s);
@@ -44,6 +49,8 @@ void as_server_dispose(as_server *s)
     for (size_t i = 0; i < s->n_tokens; i++)
         free(s->tokens[i]);
     free(s->tokens);
+    free(s->inflight);
+    pthread_mutex_destroy(&s->client_lock);
     free(s->admin_token);
     free(s->ca_pem);
     free(s->data_dir);
@@ -114,8 +121,11 @@ int as_server_open_data(as_server *s, const char *dir)
             rc = r;
     }
     l.log = true;
-    if (!rc && data)
+    if (!rc && data) {
         rc = as_wal_scan(data, len, load_record, &l, &good, &records);
+        if (rc)
+            rc = slinky_error_set(rc, "%s: %s", log, slinky_error_last()->message);
+    }
     free(data);
     s->replaying = false;
     s->start_rv = s->rv;
@@ -132,6 +142,12 @@ int as_server_open_data(as_server *s, const char *dir)
     /* the snapshot holds everything now: start an empty log */
     if (ftruncate(s->wal_fd, 0) != 0 || fsync(s->wal_fd) != 0)
         rc = as_err_errno(SLINKY_EIO, errno, "truncate %s", log);
+    s->wal_bytes = 0;
+    /* temporary snapshots a kill left behind (ours is renamed already) */
+    int stale = as_wal_remove_stale(dir);
+    if (stale)
+        fprintf(stderr, "slinky-apiserver: %s: removed %d stale snapshot.json.tmp.* file%s\n",
+                dir, stale, stale == 1 ? "" : "s");
     if (len != good)
         fprintf(stderr, "slinky-apiserver: %s: dropped %zu bytes of an incomplete record\n", log,
                 len - good);

@@ -38,6 +38,7 @@ static int store_put(as_rtype *rt, as_obj *obj)
 {
     long i = as_store_find(rt, obj->ns, obj->name);
     if (i >= 0) {
+        rt->bytes += obj->json_len - rt->items[i]->json_len;
         as_obj_unref(rt->items[i]);
         rt->items[i] = obj;
         return 0;
@@ -54,6 +55,7 @@ static int store_put(as_rtype *rt, as_obj *obj)
     memmove(rt->items + pos + 1, rt->items + pos, (rt->n_items - pos) * sizeof(*rt->items));
     rt->items[pos] = obj;
     rt->n_items++;
+    rt->bytes += obj->json_len;
     return 0;
 }
 
@@ -62,6 +64,7 @@ static void store_remove(as_rtype *rt, const char *ns, const char *name)
     long i = as_store_find(rt, ns, name);
     if (i < 0)
         return;
+    rt->bytes -= rt->items[i]->json_len;
     as_obj_unref(rt->items[i]);
     memmove(rt->items + i, rt->items + i + 1, (rt->n_items - (size_t)i - 1) * sizeof(*rt->items));
     rt->n_items--;
@@ -89,6 +92,8 @@ int as_store_commit(as_server *s, as_rtype *rt, int type, as_obj *obj, as_obj *p
 {
     int rc;
     if (s->wal_fd >= 0 && !s->replaying) {
+        if (s->wal_broken)
+            return slinky_error_set(SLINKY_EIO, "the write-ahead log failed; writes are refused");
         rc = as_wal_append(s, type, rt, obj);
         if (rc)
             return rc;
@@ -117,6 +122,14 @@ int as_store_commit(as_server *s, as_rtype *rt, int type, as_obj *obj, as_obj *p
     e->obj = obj;
     e->prev = prev;
     pthread_cond_broadcast(&s->cond);
+    /* online compaction: the log may not grow past the live data (and a floor) */
+    if (s->wal_fd >= 0 && !s->replaying && s->wal_bytes > s->compact_bytes) {
+        size_t live = 0;
+        for (const as_rtype *t = s->types; t; t = t->next)
+            live += t->removed ? 0 : t->bytes;
+        if (s->wal_bytes > live)
+            as_wal_compact(s);
+    }
     return 0;
 }
 

@@ -59,6 +59,7 @@ typedef struct as_rtype {
     /* storage: sorted by (ns, name) */
     as_obj **items;
     size_t n_items, cap_items;
+    size_t bytes; /* JSON bytes of the items (the live data, for WAL compaction) */
     struct as_rtype *next;
 } as_rtype;
 
@@ -98,8 +99,18 @@ typedef struct as_server {
     /* persistence (wal.c, server.c) */
     char *data_dir;
     int wal_fd;
+    size_t wal_bytes;     /* bytes in the log since the last snapshot */
+    size_t compact_bytes; /* compact once the log is this big and bigger than the live data */
+    bool wal_broken;      /* a failed append could not be cut off: writes fail */
+    unsigned long compactions;
     bool replaying;
     atomic_ulong requests;
+    /* hostile clients (http.c): limits per request and per client */
+    size_t max_body;          /* bytes of a request body (413 beyond), also the object limit */
+    unsigned read_timeout_s;  /* a connection idle this long is dropped (watches: never) */
+    unsigned max_per_client;  /* requests in flight per token (429 beyond) */
+    unsigned *inflight;       /* per token index, guarded by client_lock */
+    pthread_mutex_t client_lock;
     unsigned long reg_gen; /* bumped on every CRD change (OpenAPI hashes) */
 } as_server;
 

@@ -5,18 +5,21 @@
  *                    atomically (temporary file, fsync, rename, fsync DIR)
  * DIR/wal.log        one record per write, appended and fdatasync'd before the
  *                    write is acknowledged:
- *                    "SLWAL1 <type> <rv> <len> <crc32>\n" <len bytes JSON> "\n"
- *                    JSON = {"g": group, "r": plural, "o": object}
+ *                    "SLWAL2 <type> <rv> <len> <crc32>\n" <len bytes JSON> "\n"
+ *                    JSON = {"g": group, "r": plural, "o": object}; the CRC-32
+ *                    covers "<type> <rv> <len>\n" and the JSON, so a flipped
+ *                    bit anywhere is seen (SLWAL1 records, whose CRC covers the
+ *                    JSON only, are still read)
  *
- * At start the snapshot is loaded, then every complete record with a good
- * checksum and a newer resourceVersion is replayed; a torn or corrupt tail
- * (a write that was never acknowledged) is cut off. Then a fresh snapshot is
- * written and the log truncated. The event history starts empty after a
- * restart, so watches from an older resourceVersion get 410 Expired, as a
- * real apiserver's would after its history was compacted.
+ * Reading a log (as_wal_scan): a record that is bad (header, length, CRC,
+ * JSON) with nothing valid after it is a torn tail, a write that was never
+ * acknowledged: the scan ends there and the caller cuts it. A bad record
+ * followed by a valid one is corruption of acknowledged data: the scan fails
+ * naming both offsets, and nothing is loaded or written.
  */
 #include "wal.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -37,10 +40,11 @@ static void crc_init(void)
     }
 }
 
-static uint32_t crc32_of(const char *p, size_t n)
+/* CRC-32 (IEEE) continued over p; start with 0 */
+static uint32_t crc32_add(uint32_t crc, const char *p, size_t n)
 {
     pthread_once(&crc_once, crc_init);
-    uint32_t c = 0xffffffffu;
+    uint32_t c = crc ^ 0xffffffffu;
     for (size_t i = 0; i < n; i++)
         c = crc_table[(c ^ (unsigned char)p[i]) & 0xff] ^ (c >> 8);
     return c ^ 0xffffffffu;
@@ -80,15 +84,25 @@ int as_wal_append(as_server *s, int type, const as_rtype *rt, const as_obj *obj)
         as_buf_dispose(&payload);
         return as_err_oom();
     }
-    as_buf_printf(&rec, "SLWAL1 %d %llu %zu %08x\n", type, (unsigned long long)obj->rv,
-                       payload.len, crc32_of(payload.data, payload.len));
+    char fields[96];
+    int fl = snprintf(fields, sizeof(fields), "%d %llu %zu\n", type, (unsigned long long)obj->rv,
+                      payload.len);
+    uint32_t crc = crc32_add(crc32_add(0, fields, (size_t)fl), payload.data, payload.len);
+    as_buf_printf(&rec, "SLWAL2 %.*s %08x\n", fl - 1, fields, crc);
     as_buf_put(&rec, payload.data, payload.len);
     as_buf_putc(&rec, '\n');
     as_buf_dispose(&payload);
     int rc = rec.failed ? as_err_oom() : write_all(s->wal_fd, rec.data, rec.len);
-    as_buf_dispose(&rec);
     if (!rc && fdatasync(s->wal_fd) != 0)
         rc = as_err_errno(SLINKY_EIO, errno, "fdatasync of the write-ahead log");
+    if (rc) {
+        /* a half-written record must not stay in front of the next good one */
+        if (ftruncate(s->wal_fd, (off_t)s->wal_bytes) != 0)
+            s->wal_broken = true;
+    } else {
+        s->wal_bytes += rec.len;
+    }
+    as_buf_dispose(&rec);
     return rc;
 }
 
@@ -136,45 +150,102 @@ int as_wal_snapshot_read(const char *path, as_wal_record_cb cb, void *payload,
     return rc;
 }
 
+typedef struct wal_rec {
+    int type;
+    uint64_t rv;
+    size_t start, len; /* the JSON */
+    size_t next;       /* offset after the record */
+} wal_rec;
+
+/* Is there a whole, valid record at off? (JSON syntax is checked by the caller.) */
+static bool record_at(const char *data, size_t len, size_t off, wal_rec *r)
+{
+    const char *nl = memchr(data + off, '\n', len - off);
+    if (!nl)
+        return false;
+    size_t hl = (size_t)(nl - (data + off));
+    char head[128];
+    if (hl >= sizeof(head) || hl < 8)
+        return false;
+    memcpy(head, data + off, hl);
+    head[hl] = '\0';
+    int version = head[5] - '0';
+    if (strncmp(head, "SLWAL", 5) || (version != 1 && version != 2) || head[6] != ' ')
+        return false;
+    int type = 0, used = 0;
+    unsigned long long rv = 0;
+    size_t plen = 0;
+    unsigned crc = 0;
+    if (sscanf(head + 7, "%d %llu %zu %n", &type, &rv, &plen, &used) != 3 || !used ||
+        sscanf(head + 7 + used, "%8x", &crc) != 1 || strlen(head + 7 + used) != 8)
+        return false;
+    size_t start = off + hl + 1;
+    if (type < AS_EV_ADDED || type > AS_EV_DELETED || rv == 0 || plen > len ||
+        start + plen + 1 > len || data[start + plen] != '\n')
+        return false;
+    uint32_t c = 0;
+    if (version == 2) {
+        char fields[96];
+        int fl = snprintf(fields, sizeof(fields), "%d %llu %zu\n", type, rv, plen);
+        c = crc32_add(0, fields, (size_t)fl);
+    }
+    if (crc32_add(c, data + start, plen) != crc)
+        return false;
+    r->type = type;
+    r->rv = rv;
+    r->start = start;
+    r->len = plen;
+    r->next = start + plen + 1;
+    return true;
+}
+
+/* the offset of a valid record after a bad one at off, or 0 */
+static size_t valid_after(const char *data, size_t len, size_t off)
+{
+    wal_rec r;
+    for (size_t p = off + 1; p + 6 < len; p++) {
+        const char *hit = memmem(data + p, len - p, "\nSLWAL", 6);
+        if (!hit)
+            return 0;
+        p = (size_t)(hit - data) + 1;
+        if (record_at(data, len, p, &r))
+            return p;
+    }
+    return 0;
+}
+
 int as_wal_scan(const char *data, size_t len, as_wal_record_cb cb, void *payload,
                 size_t *good_out, size_t *loaded)
 {
     size_t off = 0;
     *loaded = 0;
+    *good_out = 0;
     while (off < len) {
-        const char *nl = memchr(data + off, '\n', len - off);
-        if (!nl)
-            break;
-        int type = 0;
-        unsigned long long rv = 0;
-        size_t plen = 0;
-        unsigned crc = 0;
-        char head[128];
-        size_t hl = (size_t)(nl - (data + off));
-        if (hl >= sizeof(head))
-            break;
-        memcpy(head, data + off, hl);
-        head[hl] = '\0';
-        if (sscanf(head, "SLWAL1 %d %llu %zu %x", &type, &rv, &plen, &crc) != 4)
-            break;
-        size_t start = (size_t)(nl - data) + 1;
-        if (start + plen + 1 > len || data[start + plen] != '\n')
-            break;
-        if (crc32_of(data + start, plen) != crc)
-            break;
+        wal_rec r;
         slinky_doc *d = NULL;
-        if (slinky_doc_parse_json(&d, data + start, plen) != 0)
-            break;
-        const slinky_doc_value *r = slinky_doc_root(d);
-        int rc = cb(type, rv, slinky_doc_value_path_string(r, "g", ""),
-                    slinky_doc_value_path_string(r, "r", ""), slinky_doc_value_get(r, "o"),
+        bool ok = record_at(data, len, off, &r) &&
+                  slinky_doc_parse_json(&d, data + r.start, r.len) == 0;
+        if (!ok) {
+            size_t later = valid_after(data, len, off);
+            if (later)
+                return slinky_error_set(SLINKY_EPARSE,
+                                        "corrupt record at offset %zu followed by a valid "
+                                        "record at offset %zu (acknowledged writes would be "
+                                        "lost): refusing to start, nothing was changed",
+                                        off, later);
+            break; /* a torn tail */
+        }
+        const slinky_doc_value *root = slinky_doc_root(d);
+        int rc = cb(r.type, r.rv, slinky_doc_value_path_string(root, "g", ""),
+                    slinky_doc_value_path_string(root, "r", ""), slinky_doc_value_get(root, "o"),
                     payload);
         slinky_doc_free(d);
         if (rc < 0)
-            return rc;
+            return slinky_error_set(rc, "record at offset %zu: %s", off,
+                                    slinky_error_last()->message);
         if (rc == 0)
             (*loaded)++;
-        off = start + plen + 1;
+        off = r.next;
     }
     *good_out = off;
     return 0;
@@ -208,4 +279,44 @@ void as_wal_close(as_server *s)
         close(s->wal_fd);
         s->wal_fd = -1;
     }
+}
+
+int as_wal_compact(as_server *s)
+{
+    char *snap = as_sprintf("%s/snapshot.json", s->data_dir);
+    if (!snap)
+        return SLINKY_ENOMEM;
+    int rc = as_wal_snapshot_write(snap, s->rv, s->types);
+    free(snap);
+    if (rc) {
+        fprintf(stderr, "slinky-apiserver: compaction skipped: %s\n",
+                slinky_error_last()->message);
+        return rc;
+    }
+    /* the snapshot holds every logged write now; a crash before this leaves
+     * records the snapshot has already, which loading skips by resourceVersion */
+    if (ftruncate(s->wal_fd, 0) != 0 || fdatasync(s->wal_fd) != 0)
+        return as_err_errno(SLINKY_EIO, errno, "truncating the write-ahead log");
+    s->wal_bytes = 0;
+    s->compactions++;
+    return 0;
+}
+
+int as_wal_remove_stale(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, "snapshot.json.tmp.", 18) != 0)
+            continue;
+        char *p = as_sprintf("%s/%s", dir, e->d_name);
+        if (p && unlink(p) == 0)
+            n++;
+        free(p);
+    }
+    closedir(d);
+    return n;
 }

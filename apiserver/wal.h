@@ -38,6 +38,14 @@ int as_wal_snapshot_read(const char *path, as_wal_record_cb cb, void *payload,
 /** Write every object of `types` and the counter `rv` atomically to path. */
 int as_wal_snapshot_write(const char *path, uint64_t rv, const as_rtype *types);
 
+/**
+ * Online compaction: write s->data_dir/snapshot.json (everything up to s->rv)
+ * and empty the log. On failure the log is kept as it is (still complete).
+ */
+int as_wal_compact(as_server *s);
+/** Remove snapshot.json.tmp.* (a kill during a snapshot) from dir; how many. */
+int as_wal_remove_stale(const char *dir);
+
 /** fsync and close s->wal_fd (when open). */
 void as_wal_close(as_server *s);
 

@@ -151,12 +151,21 @@ int as_watch_start(as_server *s, const as_req *req, as_resp *resp, as_rtype *rt,
     const char *v = as_req_query(req, "allowWatchBookmarks");
     w->bookmarks = v && as_parse_bool(&b, v) == 0 && b;
     w->table = as_wants_table(req);
+    /* timeoutSeconds: a non-negative int64 (400 otherwise), 0 = default, at most an hour */
     const char *ts = as_req_query(req, "timeoutSeconds");
-    long timeout = ts && *ts ? strtol(ts, NULL, 10) : 1800;
-    if (timeout <= 0)
+    uint64_t timeout = 1800;
+    if (ts && *ts && as_parse_uint(ts, INT64_MAX, &timeout) != 0) {
+        as_watch_free(w);
+        return as_resp_error(resp, NULL, 400, "BadRequest", NULL,
+                             "invalid timeoutSeconds \"%.64s\": must be a non-negative integer",
+                             ts);
+    }
+    if (timeout == 0)
         timeout = 1800;
+    if (timeout > 3600)
+        timeout = 3600;
     now_mono(&w->deadline);
-    add_ms(&w->deadline, timeout * 1000);
+    add_ms(&w->deadline, (long)timeout * 1000);
     now_mono(&w->last_send);
     const char *rvs = as_req_query(req, "resourceVersion");
     v = as_req_query(req, "sendInitialEvents");
@@ -169,9 +178,8 @@ int as_watch_start(as_server *s, const as_req *req, as_resp *resp, as_rtype *rt,
         if (initial && w->bookmarks)
             queue_bookmark(w, s->rv, true);
     } else {
-        char *end = NULL;
-        unsigned long long rv = strtoull(rvs, &end, 10);
-        if (*end) {
+        uint64_t rv = 0;
+        if (as_parse_uint(rvs, UINT64_MAX - 1, &rv) != 0) {
             as_watch_free(w);
             return as_resp_status(resp, 400, "BadRequest", "invalid resource version", NULL);
         }

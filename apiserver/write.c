@@ -10,8 +10,8 @@ int as_do_create(hctx *h)
         return as_resp_status(h->resp, 404, "NotFound",
                               "the server could not find the requested resource", NULL);
     slinky_doc *d = NULL;
-    if (as_parse_body(&d, h->req, h->resp))
-        return 400;
+    if (as_parse_body(&d, h->req, h->resp, h->s->max_body))
+        return h->resp->status;
     slinky_doc_value *root = slinky_doc_root(d);
     int code = as_check_identity(h, root);
     if (!code)
@@ -24,8 +24,8 @@ int as_do_put(hctx *h)
 {
     as_obj *old = as_store_get(h->rt, h->ns, h->route->name);
     slinky_doc *d = NULL;
-    if (as_parse_body(&d, h->req, h->resp))
-        return 400;
+    if (as_parse_body(&d, h->req, h->resp, h->s->max_body))
+        return h->resp->status;
     slinky_doc_value *root = slinky_doc_root(d);
     int code = 0;
     bool scale = h->route->sub && strcmp(h->route->sub, "scale") == 0;
