@@ -209,7 +209,7 @@ static void prune_meta(slinky_doc_value *root, as_causes *unknown)
     }
 }
 
-int as_admit(hctx *h, slinky_doc_value *root, const char *name)
+int as_admit(hctx *h, slinky_doc_value *root, const char *name, const slinky_doc_value *old)
 {
     const as_rtype *rt = h->rt;
     const as_version *ver = h->ver;
@@ -224,8 +224,10 @@ int as_admit(hctx *h, slinky_doc_value *root, const char *name)
         as_schema_default(root, schema);
         as_schema_validate(&causes, root, schema, "");
     }
+    as_kind_defaults(rt, root);
     check_meta(&causes, rt, root);
     check_builtin(&causes, rt, root);
+    as_kind_validate(&causes, rt, root, old);
     if (strcmp(rt->plural, "customresourcedefinitions") == 0)
         as_registry_check_crd(&causes, root);
     if (unknown.n && fv && strcmp(fv, "Strict") == 0) {

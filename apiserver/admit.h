@@ -1,7 +1,8 @@
 /*
  * Layer 8: admission, below every verb that writes. Identity of a body
  * (apiVersion, kind, namespace), dry-run, finalizers, generated names,
- * metadata and schema checks with pruning and defaulting (admit.c),
+ * metadata and schema checks with pruning and defaulting (admit.c), the
+ * built-in workload kinds' defaults, required and immutable fields (kinds.c),
  * managedFields bookkeeping (managed.c) and kind-specific behaviour (hooks.c).
  *
  * Threads: as_server.lock held. Functions returning int give 0 or the HTTP
@@ -27,9 +28,16 @@ void as_generate_name(hctx *h, char *out, size_t len, const char *prefix);
  * Prune unknown fields (fieldValidation Strict: 400, Warn: Warning header),
  * apply schema defaults, validate schema, metadata and CRD bodies (422).
  */
-int as_admit(hctx *h, slinky_doc_value *root, const char *name);
+int as_admit(hctx *h, slinky_doc_value *root, const char *name, const slinky_doc_value *old);
 /** A namespaced write: 404 when the namespace is missing, 403 when it terminates. */
 int as_check_namespace(hctx *h, const char *name);
+
+/* ---- kinds.c: built-in workload kinds (Kubernetes 1.32 defaults and checks) ---- */
+
+void as_kind_defaults(const as_rtype *rt, slinky_doc_value *root);
+/** Required and immutable fields (old: the stored state on update, else NULL). */
+void as_kind_validate(as_causes *c, const as_rtype *rt, const slinky_doc_value *root,
+                      const slinky_doc_value *old);
 
 /* ---- managed.c: managedFields ------------------------------------------- */
 

@@ -60,7 +60,7 @@ int as_create_doc(hctx *h, slinky_doc_value *root, int ok_code)
     for (size_t i = 0; i < AS_ARRAY_SIZE(drop); i++)
         if (slinky_doc_value_get(md, drop[i]))
             slinky_doc_value_object_remove(md, drop[i]);
-    code = as_admit(h, root, name);
+    code = as_admit(h, root, name, NULL);
     if (code)
         return code;
     md = as_md_of(root);
@@ -177,7 +177,7 @@ int as_update_doc(hctx *h, as_obj *old, slinky_doc_value *root, bool status_only
             slinky_doc_value_object_remove(root, "status");
     }
     const char *name = slinky_doc_value_path_string(omd, "name", "");
-    code = as_admit(h, root, name);
+    code = as_admit(h, root, name, oroot);
     if (code)
         goto done;
     md = as_md_of(root);
@@ -231,6 +231,132 @@ static bool owner_exists(as_server *s, const char *uid)
             if (strcmp(rt->items[i]->uid, uid) == 0)
                 return true;
     return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* foreground deletion: dependents first, then the owner               */
+/* ------------------------------------------------------------------ */
+
+static void finish_foreground(hctx *h, const char *uid);
+
+/* o's ownerReferences name uid (blocking: with blockOwnerDeletion true) */
+static bool owned_by(const as_obj *o, const char *uid, bool blocking)
+{
+    if (!strstr(o->json, uid))
+        return false;
+    slinky_doc *d = NULL;
+    if (as_obj_doc(&d, o) != 0)
+        return false;
+    const slinky_doc_value *refs = slinky_doc_value_path(slinky_doc_root(d),
+                                                         "metadata.ownerReferences");
+    bool found = false;
+    for (size_t j = 0; j < slinky_doc_value_size(refs) && !found; j++) {
+        const slinky_doc_value *r = slinky_doc_value_at(refs, j);
+        found = !strcmp(slinky_doc_value_path_string(r, "uid", ""), uid) &&
+                (!blocking || slinky_doc_value_path_bool(r, "blockOwnerDeletion", false));
+    }
+    slinky_doc_free(d);
+    return found;
+}
+
+static bool has_dependents(as_server *s, const char *uid, bool blocking)
+{
+    for (as_rtype *rt = s->types; rt; rt = rt->next)
+        for (size_t i = 0; i < rt->n_items; i++)
+            if (owned_by(rt->items[i], uid, blocking))
+                return true;
+    return false;
+}
+
+static as_obj *find_uid(as_server *s, const char *uid, as_rtype **rt_out)
+{
+    for (as_rtype *rt = s->types; rt; rt = rt->next)
+        for (size_t i = 0; i < rt->n_items; i++)
+            if (!strcmp(rt->items[i]->uid, uid)) {
+                *rt_out = rt;
+                return rt->items[i];
+            }
+    return NULL;
+}
+
+/* delete every dependent of uid not being deleted yet, in the foreground too */
+static void delete_dependents(hctx *h, const char *uid, const char *ns)
+{
+    bool again = true;
+    while (again) {
+        again = false;
+        for (as_rtype *rt = h->s->types; rt && !again; rt = rt->next) {
+            for (size_t i = 0; i < rt->n_items && !again; i++) {
+                as_obj *o = rt->items[i];
+                if ((*o->ns && *ns && strcmp(o->ns, ns) != 0) ||
+                    strstr(o->json, "\"deletionTimestamp\"") || !owned_by(o, uid, false))
+                    continue;
+                char *dns = as_strdup(o->ns), *dname = as_strdup(o->name);
+                slinky_doc *fd = NULL;
+                as_delete_one(h, rt, o, "Foreground", &fd);
+                slinky_doc_free(fd);
+                /* go round again only when the store changed (no endless loop on errors) */
+                again = dns && dname && as_store_get(rt, dns, dname) != o;
+                free(dns);
+                free(dname);
+            }
+        }
+    }
+}
+
+/* change the finalizers of the object with this uid: add or remove one */
+static int set_finalizer(hctx *h, as_rtype *rt, as_obj *o, const char *fin, bool add,
+                         bool mark_deleted)
+{
+    slinky_doc *d = NULL;
+    if (as_obj_doc(&d, o) != 0)
+        return SLINKY_ENOMEM;
+    slinky_doc_value *root = slinky_doc_root(d), *md = as_md_of(root), *list = NULL;
+    if (slinky_doc_value_object_put(&list, md, "finalizers") == 0 &&
+        slinky_doc_value_type(list) != SLINKY_DOC_ARRAY)
+        slinky_doc_value_set_array(list);
+    size_t n = slinky_doc_value_size(list);
+    for (size_t i = n; i-- > 0;)
+        if (!strcmp(slinky_doc_value_get_string(slinky_doc_value_at(list, i)), fin))
+            slinky_doc_value_array_remove(list, i);
+    if (add) {
+        slinky_doc_value *e = NULL;
+        if (slinky_doc_value_array_append(&e, list) == 0)
+            slinky_doc_value_set_string(e, fin);
+    }
+    if (!slinky_doc_value_size(list))
+        slinky_doc_value_object_remove(md, "finalizers");
+    if (mark_deleted && !slinky_doc_value_get(md, "deletionTimestamp")) {
+        char now[40];
+        as_now_rfc3339(now, sizeof(now));
+        slinky_doc_value_object_set_string(md, "deletionTimestamp", now);
+        slinky_doc_value_object_set_int(md, "deletionGracePeriodSeconds", 0);
+    }
+    int rc = 0;
+    if (!add && slinky_doc_value_get(md, "deletionTimestamp") && !as_has_finalizers(root)) {
+        as_obj_ref(o);
+        rc = as_remove_object(h, rt, o, root, false) ? SLINKY_ERROR : 0;
+        as_obj_unref(o);
+    } else {
+        uint64_t rv = h->s->rv + 1;
+        as_set_rv(root, rv);
+        as_obj *no = NULL;
+        rc = as_obj_new(&no, root, rv);
+        if (!rc && (rc = as_store_commit(h->s, rt, AS_EV_MODIFIED, no, o)) != 0)
+            as_obj_unref(no);
+    }
+    slinky_doc_free(d);
+    return rc;
+}
+
+/* the owner uid in foreground deletion goes once no blocking dependent is left */
+static void finish_foreground(hctx *h, const char *uid)
+{
+    as_rtype *rt = NULL;
+    as_obj *o = find_uid(h->s, uid, &rt);
+    if (!o || !strstr(o->json, "\"foregroundDeletion\"") || has_dependents(h->s, uid, true))
+        return;
+    set_finalizer(h, rt, o, "foregroundDeletion", false, false);
 }
 
 /* Background garbage collection of the dependents of `uid` (lock held). */
@@ -321,6 +447,15 @@ int as_remove_object(hctx *h, as_rtype *rt, as_obj *prev, slinky_doc_value *fina
         as_registry_remove_crd(s, final_root);
     if (uid && *uid)
         collect_garbage(h, uid, ns ? ns : "", orphan);
+    /* owners waiting in the foreground for this dependent */
+    const slinky_doc_value *orefs = slinky_doc_value_path(final_root, "metadata.ownerReferences");
+    for (size_t i = 0; i < slinky_doc_value_size(orefs); i++) {
+        char *ouid = as_strdup(slinky_doc_value_path_string(slinky_doc_value_at(orefs, i), "uid",
+                                                            ""));
+        if (ouid && *ouid)
+            finish_foreground(h, ouid);
+        free(ouid);
+    }
     /* a terminating namespace goes away once it is empty */
     if (ns && *ns) {
         as_rtype *nrt = as_registry_find_gr(s, "", "namespaces");
@@ -360,6 +495,36 @@ int as_delete_one(hctx *h, as_rtype *rt, as_obj *old, const char *propagation,
     slinky_doc_value *md = as_md_of(root);
     bool ns_kind = strcmp(rt->plural, "namespaces") == 0 && !*rt->group;
     bool orphan = propagation && strcmp(propagation, "Orphan") == 0;
+    bool foreground = propagation && strcmp(propagation, "Foreground") == 0;
+    if (foreground && !ns_kind && !as_dry(h) && has_dependents(s, old->uid, false) &&
+        !slinky_doc_value_get(md, "deletionTimestamp")) {
+        /* foregroundDeletion: mark the owner, delete its dependents, remove it when none blocks */
+        char *uid = as_strdup(old->uid), *ns = as_strdup(old->ns), *name = as_strdup(old->name);
+        int rc = uid && ns && name ? set_finalizer(h, rt, old, "foregroundDeletion", true, true)
+                           : SLINKY_ENOMEM;
+        if (rc) {
+            free(uid);
+            free(ns);
+            free(name);
+            slinky_doc_free(d);
+            return as_resp_status(h->resp, 500, "InternalError", "delete failed", NULL);
+        }
+        as_obj *marked = as_obj_ref(as_store_get(rt, ns, name));
+        free(name);
+        slinky_doc_free(d);
+        d = NULL;
+        if (marked)
+            as_obj_doc(&d, marked);
+        as_obj_unref(marked);
+        delete_dependents(h, uid, ns);
+        finish_foreground(h, uid);
+        free(uid);
+        free(ns);
+        if (!d)
+            return as_resp_status(h->resp, 500, "InternalError", "delete failed", NULL);
+        *final_out = d;
+        return 0;
+    }
     if (as_has_finalizers(root) || (ns_kind && old->ns)) {
         bool ns_has_content = false;
         if (ns_kind) {

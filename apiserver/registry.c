@@ -7,6 +7,9 @@
 typedef struct builtin {
     const char *group, *version, *plural, *singular, *kind, *shorts;
     bool namespaced, status;
+    bool scale;      /* /scale at .spec.replicas / .status.replicas */
+    bool generation; /* metadata.generation follows spec changes */
+    bool all;        /* in the "all" category */
 } builtin;
 
 static const builtin k_builtins[] = {
@@ -17,6 +20,20 @@ static const builtin k_builtins[] = {
     {"", "v1", "pods", "pod", "Pod", "po", true, true},
     {"", "v1", "events", "event", "Event", "ev", true, false},
     {"", "v1", "serviceaccounts", "serviceaccount", "ServiceAccount", "sa", true, false},
+    {"", "v1", "endpoints", "endpoints", "Endpoints", "ep", true, false},
+    {"", "v1", "nodes", "node", "Node", "no", false, true},
+    {"", "v1", "persistentvolumeclaims", "persistentvolumeclaim", "PersistentVolumeClaim", "pvc",
+     true, true},
+    {"apps", "v1", "statefulsets", "statefulset", "StatefulSet", "sts", true, true, true, true,
+     true},
+    {"apps", "v1", "deployments", "deployment", "Deployment", "deploy", true, true, true, true,
+     true},
+    {"apps", "v1", "replicasets", "replicaset", "ReplicaSet", "rs", true, true, true, true, true},
+    {"apps", "v1", "daemonsets", "daemonset", "DaemonSet", "ds", true, true, false, true, true},
+    {"apps", "v1", "controllerrevisions", "controllerrevision", "ControllerRevision", "", true,
+     false},
+    {"policy", "v1", "poddisruptionbudgets", "poddisruptionbudget", "PodDisruptionBudget", "pdb",
+     true, true, false, true},
     {"coordination.k8s.io", "v1", "leases", "lease", "Lease", "", true, false},
     {"events.k8s.io", "v1", "events", "event", "Event", "ev", true, false},
     {"apiextensions.k8s.io", "v1", "customresourcedefinitions", "customresourcedefinition",
@@ -104,9 +121,10 @@ int as_registry_init(as_server *s)
         rt->list_kind = as_sprintf("%sList", b->kind);
         rt->namespaced = b->namespaced;
         rt->builtin = true;
-        rt->crd_sets_generation = strcmp(b->plural, "customresourcedefinitions") == 0;
+        rt->crd_sets_generation = b->generation || !strcmp(b->plural, "customresourcedefinitions");
         split_csv(&rt->short_names, &rt->n_short, b->shorts);
-        if (!strcmp(b->group, "") && (!strcmp(b->plural, "pods") || !strcmp(b->plural, "services")))
+        if (b->all ||
+            (!strcmp(b->group, "") && (!strcmp(b->plural, "pods") || !strcmp(b->plural, "services"))))
             split_csv(&rt->categories, &rt->n_categories, "all");
         rt->versions = as_calloc(1, sizeof(*rt->versions));
         if (!rt->versions)
@@ -115,6 +133,7 @@ int as_registry_init(as_server *s)
         rt->versions[0].name = as_strdup(b->version);
         rt->versions[0].served = rt->versions[0].storage = true;
         rt->versions[0].has_status = b->status;
+        rt->versions[0].has_scale = b->scale;
         *tail = rt;
         tail = &rt->next;
     }

@@ -11,6 +11,8 @@ endforeach()
 
 add_test(NAME apiserver/kubectl COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/kubectl-test.sh)
 add_test(NAME apiserver/kubectl-ssa COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/kubectl-ssa-test.sh)
+add_test(NAME apiserver/kubectl-workloads
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/kubectl-workloads-test.sh)
 add_test(NAME apiserver/python
   COMMAND /usr/bin/python3 -m pytest -q -p no:cacheprovider ${CMAKE_CURRENT_LIST_DIR}/py)
 # the server is built on libslinky's public API only (issue 20)
@@ -18,7 +20,8 @@ if(TARGET slinky-apiserver)
 add_test(NAME apiserver/public-api
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/public-api-test.sh $<TARGET_FILE:slinky-apiserver>
     $<TARGET_FILE:slinky_apiserver_core>)
-set_tests_properties(apiserver/kubectl apiserver/kubectl-ssa apiserver/python PROPERTIES
+set_tests_properties(apiserver/kubectl apiserver/kubectl-ssa apiserver/kubectl-workloads
+  apiserver/python PROPERTIES
   LABELS integration TIMEOUT 300 ENVIRONMENT "${SLINKY_TEST_ENV}")
 set_tests_properties(apiserver/public-api PROPERTIES
   LABELS unit TIMEOUT 60 ENVIRONMENT "${SLINKY_TEST_ENV}")

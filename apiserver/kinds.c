@@ -1,0 +1,370 @@
+/*
+ * Built-in workload kinds in admission (admit.h): the defaults, required
+ * fields and immutable fields Kubernetes 1.32 gives apps/v1 StatefulSet,
+ * Deployment, ReplicaSet, DaemonSet and ControllerRevision, policy/v1
+ * PodDisruptionBudget and v1 Pod, PersistentVolumeClaim and Endpoints
+ * (SetDefaults_* of pkg/apis/{apps,core}/v1 and the Validate*Spec/Update
+ * functions of pkg/apis/{apps,core,policy}/validation), with the same field
+ * paths in the causes.
+ */
+#include "admit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static bool is_kind(const as_rtype *rt, const char *group, const char *plural)
+{
+    return rt->builtin && !strcmp(rt->group, group) && !strcmp(rt->plural, plural);
+}
+
+/* the value at `key` of obj, created as an object when missing (NULL when obj is not one) */
+static slinky_doc_value *obj_at(slinky_doc_value *obj, const char *key)
+{
+    if (slinky_doc_value_type(obj) != SLINKY_DOC_OBJECT)
+        return NULL;
+    slinky_doc_value *v = slinky_doc_value_get(obj, key);
+    if (v && slinky_doc_value_type(v) == SLINKY_DOC_OBJECT)
+        return v;
+    if (v && !slinky_doc_value_is_null(v))
+        return NULL;
+    if (slinky_doc_value_object_put(&v, obj, key) != 0)
+        return NULL;
+    slinky_doc_value_set_object(v);
+    return v;
+}
+
+static bool missing(const slinky_doc_value *obj, const char *key)
+{
+    const slinky_doc_value *v = slinky_doc_value_get(obj, key);
+    return !v || slinky_doc_value_is_null(v);
+}
+
+static void def_str(slinky_doc_value *obj, const char *key, const char *v)
+{
+    if (obj && missing(obj, key))
+        slinky_doc_value_object_set_string(obj, key, v);
+}
+
+static void def_int(slinky_doc_value *obj, const char *key, long long v)
+{
+    if (obj && missing(obj, key))
+        slinky_doc_value_object_set_int(obj, key, v);
+}
+
+/* SetDefaults_Container: pull policy from the tag, termination message */
+static void container_defaults(slinky_doc_value *list)
+{
+    for (size_t i = 0; i < slinky_doc_value_size(list); i++) {
+        slinky_doc_value *c = slinky_doc_value_at(list, i);
+        if (slinky_doc_value_type(c) != SLINKY_DOC_OBJECT)
+            continue;
+        const char *image = slinky_doc_value_path_string(c, "image", "");
+        const char *slash = strrchr(image, '/');
+        const char *colon = strrchr(slash ? slash : image, ':');
+        bool latest = !strchr(image, '@') && (!colon || !strcmp(colon, ":latest"));
+        def_str(c, "imagePullPolicy", latest ? "Always" : "IfNotPresent");
+        def_str(c, "terminationMessagePath", "/dev/termination-log");
+        def_str(c, "terminationMessagePolicy", "File");
+        obj_at(c, "resources");
+        slinky_doc_value *ports = slinky_doc_value_get(c, "ports");
+        for (size_t j = 0; j < slinky_doc_value_size(ports); j++)
+            def_str(slinky_doc_value_at(ports, j), "protocol", "TCP");
+    }
+}
+
+/* SetDefaults_PodSpec */
+static void pod_spec_defaults(slinky_doc_value *spec)
+{
+    if (!spec)
+        return;
+    def_str(spec, "restartPolicy", "Always");
+    def_str(spec, "dnsPolicy", "ClusterFirst");
+    def_int(spec, "terminationGracePeriodSeconds", 30);
+    def_str(spec, "schedulerName", "default-scheduler");
+    obj_at(spec, "securityContext");
+    container_defaults(slinky_doc_value_get(spec, "containers"));
+    container_defaults(slinky_doc_value_get(spec, "initContainers"));
+}
+
+static void template_defaults(slinky_doc_value *spec)
+{
+    slinky_doc_value *tpl = spec ? slinky_doc_value_get(spec, "template") : NULL;
+    if (slinky_doc_value_type(tpl) == SLINKY_DOC_OBJECT)
+        pod_spec_defaults(obj_at(tpl, "spec"));
+}
+
+void as_kind_defaults(const as_rtype *rt, slinky_doc_value *root)
+{
+    if (!rt->builtin)
+        return;
+    if (is_kind(rt, "apps", "statefulsets")) {
+        slinky_doc_value *spec = obj_at(root, "spec");
+        def_int(spec, "replicas", 1);
+        def_str(spec, "podManagementPolicy", "OrderedReady");
+        def_int(spec, "revisionHistoryLimit", 10);
+        slinky_doc_value *us = obj_at(spec, "updateStrategy");
+        def_str(us, "type", "RollingUpdate");
+        if (!strcmp(slinky_doc_value_path_string(us, "type", ""), "RollingUpdate"))
+            def_int(obj_at(us, "rollingUpdate"), "partition", 0);
+        slinky_doc_value *ret = obj_at(spec, "persistentVolumeClaimRetentionPolicy");
+        def_str(ret, "whenDeleted", "Retain");
+        def_str(ret, "whenScaled", "Retain");
+        template_defaults(spec);
+    } else if (is_kind(rt, "apps", "deployments")) {
+        slinky_doc_value *spec = obj_at(root, "spec");
+        def_int(spec, "replicas", 1);
+        def_int(spec, "revisionHistoryLimit", 10);
+        def_int(spec, "progressDeadlineSeconds", 600);
+        slinky_doc_value *st = obj_at(spec, "strategy");
+        def_str(st, "type", "RollingUpdate");
+        if (!strcmp(slinky_doc_value_path_string(st, "type", ""), "RollingUpdate")) {
+            slinky_doc_value *ru = obj_at(st, "rollingUpdate");
+            def_str(ru, "maxUnavailable", "25%");
+            def_str(ru, "maxSurge", "25%");
+        }
+        template_defaults(spec);
+    } else if (is_kind(rt, "apps", "replicasets")) {
+        slinky_doc_value *spec = obj_at(root, "spec");
+        def_int(spec, "replicas", 1);
+        template_defaults(spec);
+    } else if (is_kind(rt, "apps", "daemonsets")) {
+        slinky_doc_value *spec = obj_at(root, "spec");
+        def_int(spec, "revisionHistoryLimit", 10);
+        slinky_doc_value *us = obj_at(spec, "updateStrategy");
+        def_str(us, "type", "RollingUpdate");
+        if (!strcmp(slinky_doc_value_path_string(us, "type", ""), "RollingUpdate")) {
+            slinky_doc_value *ru = obj_at(us, "rollingUpdate");
+            def_int(ru, "maxUnavailable", 1);
+            def_int(ru, "maxSurge", 0);
+        }
+        template_defaults(spec);
+    } else if (is_kind(rt, "", "pods")) {
+        pod_spec_defaults(obj_at(root, "spec"));
+        def_str(obj_at(root, "status"), "phase", "Pending");
+    } else if (is_kind(rt, "", "persistentvolumeclaims")) {
+        def_str(obj_at(root, "spec"), "volumeMode", "Filesystem");
+        def_str(obj_at(root, "status"), "phase", "Pending");
+    } else if (is_kind(rt, "", "endpoints")) {
+        slinky_doc_value *subsets = slinky_doc_value_get(root, "subsets");
+        for (size_t i = 0; i < slinky_doc_value_size(subsets); i++) {
+            slinky_doc_value *ports = slinky_doc_value_get(slinky_doc_value_at(subsets, i), "ports");
+            for (size_t j = 0; j < slinky_doc_value_size(ports); j++)
+                def_str(slinky_doc_value_at(ports, j), "protocol", "TCP");
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* validation                                                         */
+/* ------------------------------------------------------------------ */
+
+static void containers_valid(as_causes *c, const slinky_doc_value *spec, const char *path)
+{
+    const slinky_doc_value *list = slinky_doc_value_get(spec, "containers");
+    char f[300];
+    snprintf(f, sizeof(f), "%s.containers", path);
+    if (slinky_doc_value_size(list) == 0 || slinky_doc_value_type(list) != SLINKY_DOC_ARRAY) {
+        as_causes_add(c, "FieldValueRequired", f, "Required value");
+        return;
+    }
+    for (size_t i = 0; i < slinky_doc_value_size(list); i++) {
+        const slinky_doc_value *ct = slinky_doc_value_at(list, i);
+        char g[340];
+        snprintf(g, sizeof(g), "%s[%zu].name", f, i);
+        const char *name = slinky_doc_value_path_string(ct, "name", "");
+        const char *why = as_check_dns_label(name);
+        if (!*name)
+            as_causes_add(c, "FieldValueRequired", g, "Required value");
+        else if (why)
+            as_causes_add(c, "FieldValueInvalid", g, "Invalid value: \"%s\": %s", name, why);
+        snprintf(g, sizeof(g), "%s[%zu].image", f, i);
+        if (!*slinky_doc_value_path_string(ct, "image", ""))
+            as_causes_add(c, "FieldValueRequired", g, "Required value");
+    }
+}
+
+/* does a LabelSelector (matchLabels only, plus matchExpressions In/Exists) match the labels? */
+static bool selector_matches(const slinky_doc_value *sel, const slinky_doc_value *labels)
+{
+    const slinky_doc_value *ml = slinky_doc_value_get(sel, "matchLabels");
+    for (size_t i = 0; i < slinky_doc_value_size(ml); i++) {
+        const char *want = slinky_doc_value_get_string(slinky_doc_value_member_at(ml, i));
+        const char *have =
+            slinky_doc_value_path_string(labels, slinky_doc_value_key_at(ml, i), NULL);
+        if (!have || !want || strcmp(have, want) != 0)
+            return false;
+    }
+    const slinky_doc_value *me = slinky_doc_value_get(sel, "matchExpressions");
+    for (size_t i = 0; i < slinky_doc_value_size(me); i++) {
+        const slinky_doc_value *e = slinky_doc_value_at(me, i);
+        const char *key = slinky_doc_value_path_string(e, "key", "");
+        const char *op = slinky_doc_value_path_string(e, "operator", "");
+        const slinky_doc_value *kv = slinky_doc_value_get(labels, key);
+        const char *have = kv ? slinky_doc_value_get_string(kv) : NULL;
+        const slinky_doc_value *vals = slinky_doc_value_get(e, "values");
+        bool in = false;
+        for (size_t j = 0; have && j < slinky_doc_value_size(vals); j++)
+            in = in || !strcmp(have, slinky_doc_value_get_string(slinky_doc_value_at(vals, j)));
+        if ((!strcmp(op, "In") && !in) || (!strcmp(op, "NotIn") && in) ||
+            (!strcmp(op, "Exists") && !kv) || (!strcmp(op, "DoesNotExist") && kv))
+            return false;
+    }
+    return true;
+}
+
+/* selector + template of a workload: ValidateDeploymentSpec and friends */
+static void workload_valid(as_causes *c, const slinky_doc_value *root, bool restart_always)
+{
+    const slinky_doc_value *spec = slinky_doc_value_get(root, "spec");
+    const slinky_doc_value *sel = slinky_doc_value_get(spec, "selector");
+    bool empty_sel = slinky_doc_value_size(slinky_doc_value_get(sel, "matchLabels")) == 0 &&
+                     slinky_doc_value_size(slinky_doc_value_get(sel, "matchExpressions")) == 0;
+    if (!sel || slinky_doc_value_is_null(sel))
+        as_causes_add(c, "FieldValueRequired", "spec.selector", "Required value");
+    else if (empty_sel)
+        as_causes_add(c, "FieldValueInvalid", "spec.selector",
+                      "Invalid value: \"null\": empty selector is invalid for deployment");
+    const slinky_doc_value *tpl = slinky_doc_value_get(spec, "template");
+    if (!tpl) {
+        as_causes_add(c, "FieldValueRequired", "spec.template", "Required value");
+        return;
+    }
+    const slinky_doc_value *labels = slinky_doc_value_path(tpl, "metadata.labels");
+    if (sel && !empty_sel && !selector_matches(sel, labels))
+        as_causes_add(c, "FieldValueInvalid", "spec.template.metadata.labels",
+                      "Invalid value: `selector` does not match template `labels`");
+    const slinky_doc_value *ps = slinky_doc_value_get(tpl, "spec");
+    containers_valid(c, ps, "spec.template.spec");
+    const char *rp = slinky_doc_value_path_string(ps, "restartPolicy", "Always");
+    if (restart_always && strcmp(rp, "Always") != 0)
+        as_causes_add(c, "FieldValueNotSupported", "spec.template.spec.restartPolicy",
+                      "Unsupported value: \"%s\": supported values: \"Always\"", rp);
+    const slinky_doc_value *rep = slinky_doc_value_get(spec, "replicas");
+    if (rep && slinky_doc_value_type(rep) == SLINKY_DOC_INT && slinky_doc_value_get_int(rep) < 0)
+        as_causes_add(c, "FieldValueInvalid", "spec.replicas",
+                      "Invalid value: %lld: must be greater than or equal to 0",
+                      (long long)slinky_doc_value_get_int(rep));
+}
+
+static bool same(const slinky_doc_value *a, const slinky_doc_value *b, const char *path)
+{
+    return slinky_doc_value_equal(slinky_doc_value_path(a, path), slinky_doc_value_path(b, path));
+}
+
+/* spec members other than `allowed` equal in both (StatefulSet, Pod updates) */
+static bool spec_rest_equal(const slinky_doc_value *a, const slinky_doc_value *b,
+                            const char *const *allowed, size_t n)
+{
+    const slinky_doc_value *sa = slinky_doc_value_get(a, "spec"),
+                           *sb = slinky_doc_value_get(b, "spec");
+    for (int pass = 0; pass < 2; pass++) {
+        const slinky_doc_value *x = pass ? sb : sa, *y = pass ? sa : sb;
+        for (size_t i = 0; i < slinky_doc_value_size(x); i++) {
+            const char *k = slinky_doc_value_key_at(x, i);
+            bool skip = false;
+            for (size_t j = 0; j < n && !skip; j++)
+                skip = !strcmp(k, allowed[j]);
+            if (!skip && !slinky_doc_value_equal(slinky_doc_value_member_at(x, i),
+                                                 slinky_doc_value_get(y, k)))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* Pod spec on update: only images, activeDeadlineSeconds and tolerations may change */
+static bool pod_spec_update_ok(const slinky_doc_value *old, const slinky_doc_value *root)
+{
+    static const char *const allowed[] = {"containers", "initContainers",
+                                          "activeDeadlineSeconds", "tolerations"};
+    if (!spec_rest_equal(old, root, allowed, AS_ARRAY_SIZE(allowed)))
+        return false;
+    static const char *const lists[] = {"containers", "initContainers"};
+    for (size_t l = 0; l < AS_ARRAY_SIZE(lists); l++) {
+        const slinky_doc_value *a = slinky_doc_value_path(old, "spec"),
+                               *b = slinky_doc_value_path(root, "spec");
+        a = slinky_doc_value_get(a, lists[l]);
+        b = slinky_doc_value_get(b, lists[l]);
+        if (slinky_doc_value_size(a) != slinky_doc_value_size(b))
+            return false;
+        for (size_t i = 0; i < slinky_doc_value_size(a); i++) {
+            const slinky_doc_value *ca = slinky_doc_value_at(a, i), *cb = slinky_doc_value_at(b, i);
+            for (size_t k = 0; k < slinky_doc_value_size(ca); k++) {
+                const char *key = slinky_doc_value_key_at(ca, k);
+                if (strcmp(key, "image") != 0 &&
+                    !slinky_doc_value_equal(slinky_doc_value_member_at(ca, k),
+                                            slinky_doc_value_get(cb, key)))
+                    return false;
+            }
+            if (slinky_doc_value_size(ca) != slinky_doc_value_size(cb))
+                return false;
+        }
+    }
+    return true;
+}
+
+void as_kind_validate(as_causes *c, const as_rtype *rt, const slinky_doc_value *root,
+                      const slinky_doc_value *old)
+{
+    if (!rt->builtin)
+        return;
+    bool apps = !strcmp(rt->group, "apps");
+    if (apps && (!strcmp(rt->plural, "deployments") || !strcmp(rt->plural, "replicasets") ||
+                 !strcmp(rt->plural, "statefulsets") || !strcmp(rt->plural, "daemonsets"))) {
+        workload_valid(c, root, true);
+        if (!old)
+            return;
+        if (!strcmp(rt->plural, "statefulsets")) {
+            static const char *const allowed[] = {"replicas", "ordinals", "template",
+                                                  "updateStrategy",
+                                                  "persistentVolumeClaimRetentionPolicy",
+                                                  "minReadySeconds"};
+            if (!spec_rest_equal(old, root, allowed, AS_ARRAY_SIZE(allowed)))
+                as_causes_add(c, "FieldValueForbidden", "spec",
+                              "Forbidden: updates to statefulset spec for fields other than "
+                              "'replicas', 'ordinals', 'template', 'updateStrategy', "
+                              "'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are "
+                              "forbidden");
+        } else if (!same(old, root, "spec.selector")) {
+            as_causes_add(c, "FieldValueInvalid", "spec.selector",
+                          "Invalid value: field is immutable");
+        }
+    } else if (apps && !strcmp(rt->plural, "controllerrevisions")) {
+        const slinky_doc_value *rev = slinky_doc_value_get(root, "revision");
+        if (!rev || slinky_doc_value_type(rev) != SLINKY_DOC_INT)
+            as_causes_add(c, "FieldValueRequired", "revision", "Required value");
+        else if (slinky_doc_value_get_int(rev) < 0)
+            as_causes_add(c, "FieldValueInvalid", "revision",
+                          "Invalid value: %lld: must be greater than or equal to 0",
+                          (long long)slinky_doc_value_get_int(rev));
+        if (old && !same(old, root, "data"))
+            as_causes_add(c, "FieldValueInvalid", "data", "Invalid value: field is immutable");
+    } else if (is_kind(rt, "policy", "poddisruptionbudgets")) {
+        const slinky_doc_value *spec = slinky_doc_value_get(root, "spec");
+        if (!missing(spec, "minAvailable") && !missing(spec, "maxUnavailable"))
+            as_causes_add(c, "FieldValueInvalid", "spec",
+                          "Invalid value: minAvailable and maxUnavailable cannot be both set");
+    } else if (is_kind(rt, "", "pods")) {
+        containers_valid(c, slinky_doc_value_get(root, "spec"), "spec");
+        if (old && !pod_spec_update_ok(old, root))
+            as_causes_add(c, "FieldValueForbidden", "spec",
+                          "Forbidden: pod updates may not change fields other than "
+                          "`spec.containers[*].image`,`spec.initContainers[*].image`,"
+                          "`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to "
+                          "existing tolerations),`spec.terminationGracePeriodSeconds` (allow it "
+                          "to be set to 1 if it was previously negative)");
+    } else if (is_kind(rt, "", "persistentvolumeclaims")) {
+        const slinky_doc_value *spec = slinky_doc_value_get(root, "spec");
+        if (slinky_doc_value_size(slinky_doc_value_get(spec, "accessModes")) == 0)
+            as_causes_add(c, "FieldValueRequired", "spec.accessModes",
+                          "Required value: at least 1 access mode is required");
+        if (missing(slinky_doc_value_path(spec, "resources.requests"), "storage"))
+            as_causes_add(c, "FieldValueRequired", "spec.resources[storage]", "Required value");
+        static const char *const allowed[] = {"resources", "volumeName",
+                                              "volumeAttributesClassName"};
+        if (old && !spec_rest_equal(old, root, allowed, AS_ARRAY_SIZE(allowed)))
+            as_causes_add(c, "FieldValueForbidden", "spec",
+                          "Forbidden: spec is immutable after creation except resources.requests "
+                          "and volumeAttributesClassName for bound claims");
+    }
+}

@@ -1,0 +1,170 @@
+#!/bin/bash
+# Integration test: the built-in workload kinds (apps/v1, policy/v1 PDB, v1
+# Endpoints/Node/PVC) with Kubernetes 1.32's defaults, required and immutable
+# fields, their scale subresource, and garbage collection in the three
+# `kubectl delete --cascade` modes, driven by the real kubectl 1.32.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+cleanup() {
+    "$here/stop-apiserver.sh" "$tmp/srv"
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+step() { echo "--- $*"; }
+"$here/start-apiserver.sh" "$tmp/srv"
+export KUBECONFIG=$tmp/srv/kubeconfig
+K() { /usr/bin/kubectl --cache-dir "$tmp/cache" "$@"; }
+jp() { K get "$1" "$2" -o "jsonpath=$3"; }
+# refused: the command fails and its message has the text
+refused() {
+    local want=$1; shift
+    if "$@" > "$tmp/out" 2>&1; then cat "$tmp/out"; fail "accepted: $*"; fi
+    grep -qF -- "$want" "$tmp/out" || { cat "$tmp/out"; fail "no '$want' in the error of: $*"; }
+}
+
+workload() { # kind name [selector-label [template-label]]
+    cat <<YAML
+apiVersion: apps/v1
+kind: $1
+metadata:
+  name: $2
+spec:
+  selector:
+    matchLabels: {app: ${3:-$2}}
+  template:
+    metadata:
+      labels: {app: ${4:-${3:-$2}}}
+    spec:
+      containers:
+      - name: main
+        image: registry.local/app:1.0
+        ports: [{containerPort: 8080}]
+      - name: side
+        image: registry.local/side
+YAML
+}
+
+step "StatefulSet: created with the 1.32 defaults"
+workload StatefulSet web | K apply -f -
+[ "$(jp sts web '{.spec.replicas} {.spec.podManagementPolicy} {.spec.revisionHistoryLimit}')" = "1 OrderedReady 10" ] || fail "sts spec defaults"
+[ "$(jp sts web '{.spec.updateStrategy.type} {.spec.updateStrategy.rollingUpdate.partition}')" = "RollingUpdate 0" ] || fail "sts updateStrategy"
+[ "$(jp sts web '{.spec.persistentVolumeClaimRetentionPolicy.whenDeleted}/{.spec.persistentVolumeClaimRetentionPolicy.whenScaled}')" = "Retain/Retain" ] || fail "sts pvc policy"
+t='{.spec.template.spec.restartPolicy} {.spec.template.spec.dnsPolicy} {.spec.template.spec.terminationGracePeriodSeconds} {.spec.template.spec.schedulerName}'
+[ "$(jp sts web "$t")" = "Always ClusterFirst 30 default-scheduler" ] || fail "pod template defaults: $(jp sts web "$t")"
+c='{.spec.template.spec.containers[*].imagePullPolicy} {.spec.template.spec.containers[0].terminationMessagePath} {.spec.template.spec.containers[0].ports[0].protocol}'
+[ "$(jp sts web "$c")" = "IfNotPresent Always /dev/termination-log TCP" ] || fail "container defaults: $(jp sts web "$c")"
+[ "$(jp sts web '{.metadata.generation}')" = 1 ] || fail "generation"
+
+step "StatefulSet: kubectl scale (the scale subresource) bumps the generation"
+K scale statefulset web --replicas 5
+[ "$(jp sts web '{.spec.replicas} {.metadata.generation}')" = "5 2" ] || fail "scale"
+K get --raw /apis/apps/v1/namespaces/default/statefulsets/web/scale | grep -q '"replicas":5' || fail "GET scale"
+
+step "StatefulSet: only replicas/template/updateStrategy/... may change"
+refused "updates to statefulset spec for fields other than" K patch sts web --type merge -p '{"spec":{"serviceName":"other"}}'
+K patch sts web --type merge -p '{"spec":{"minReadySeconds":3}}' >/dev/null
+
+step "Deployment and ReplicaSet: defaults, scale, immutable selector"
+workload Deployment api | K apply -f -
+[ "$(jp deploy api '{.spec.strategy.type} {.spec.strategy.rollingUpdate.maxSurge} {.spec.strategy.rollingUpdate.maxUnavailable} {.spec.progressDeadlineSeconds} {.spec.revisionHistoryLimit}')" = "RollingUpdate 25% 25% 600 10" ] || fail "deployment defaults"
+K scale deployment api --replicas 3
+[ "$(jp deploy api '{.spec.replicas}')" = 3 ] || fail "deployment scale"
+refused "spec.selector: Invalid value" K patch deploy api --type merge -p '{"spec":{"selector":{"matchLabels":{"app":"x"}},"template":{"metadata":{"labels":{"app":"x"}}}}}'
+workload ReplicaSet rs1 | K apply -f -
+[ "$(jp rs rs1 '{.spec.replicas}')" = 1 ] || fail "rs replicas"
+
+step "DaemonSet defaults; kubectl get all lists the workloads"
+workload DaemonSet agent | K apply -f -
+[ "$(jp ds agent '{.spec.updateStrategy.rollingUpdate.maxUnavailable} {.spec.updateStrategy.rollingUpdate.maxSurge} {.spec.revisionHistoryLimit}')" = "1 0 10" ] || fail "ds defaults"
+K get all > "$tmp/all"
+for n in statefulset.apps/web deployment.apps/api replicaset.apps/rs1 daemonset.apps/agent; do
+    grep -q "$n" "$tmp/all" || { cat "$tmp/all"; fail "get all: $n"; }
+done
+
+step "refused as kube-apiserver refuses them, with its field paths"
+workload Deployment nosel | sed '/^  selector:/,/matchLabels/d' > "$tmp/nosel.yaml"
+refused "spec.selector: Required value" K apply -f "$tmp/nosel.yaml"
+workload Deployment mism a b | K apply -f - > "$tmp/out" 2>&1 && fail "mismatched labels accepted"
+grep -qF '`selector` does not match template `labels`' "$tmp/out" || { cat "$tmp/out"; fail "mismatch message"; }
+workload StatefulSet noimg | sed 's/^        image: registry.local\/side$//' | sed '/^$/d' > "$tmp/noimg.yaml"
+refused "spec.template.spec.containers[1].image: Required value" K apply -f "$tmp/noimg.yaml"
+workload Deployment never | sed 's/    spec:$/    spec:\n      restartPolicy: Never/' > "$tmp/never.yaml"
+refused 'spec.template.spec.restartPolicy: Unsupported value: "Never"' K apply -f "$tmp/never.yaml"
+
+step "PodDisruptionBudget, PersistentVolumeClaim, Endpoints, Node"
+cat <<YAML | K apply -f -
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: web-pdb}
+spec:
+  minAvailable: 2
+  selector: {matchLabels: {app: web}}
+YAML
+[ "$(jp pdb web-pdb '{.spec.minAvailable}')" = 2 ] || fail "pdb"
+refused "minAvailable and maxUnavailable cannot be both set" K patch pdb web-pdb --type merge -p '{"spec":{"maxUnavailable":1}}'
+cat <<YAML | K apply -f -
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data}
+spec:
+  accessModes: [ReadWriteOnce]
+  resources: {requests: {storage: 1Gi}}
+YAML
+[ "$(jp pvc data '{.spec.volumeMode} {.status.phase}')" = "Filesystem Pending" ] || fail "pvc defaults"
+refused "spec: Forbidden: spec is immutable after creation" K patch pvc data --type merge -p '{"spec":{"accessModes":["ReadWriteMany"]}}'
+refused "spec.accessModes: Required value" K create -f - <<YAML
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: bad}
+spec: {resources: {requests: {storage: 1Gi}}}
+YAML
+cat <<YAML | K apply -f -
+apiVersion: v1
+kind: Endpoints
+metadata: {name: web}
+subsets: [{addresses: [{ip: 10.0.0.5}], ports: [{port: 80}]}]
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-1, labels: {kubernetes.io/hostname: node-1}}
+YAML
+[ "$(jp endpoints web '{.subsets[0].ports[0].protocol}')" = TCP ] || fail "endpoints protocol"
+K get nodes node-1 >/dev/null
+K get node node-1 -n other-namespace >/dev/null  # cluster-scoped
+
+step "garbage collection: kubectl delete --cascade=background|orphan|foreground"
+owner_of() { # name owner-name owner-uid [finalizer]
+    cat <<YAML
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: $1
+  finalizers: [${4:-}]
+  ownerReferences:
+  - {apiVersion: v1, kind: ConfigMap, name: $2, uid: "$3", blockOwnerDeletion: true}
+YAML
+}
+for mode in background orphan foreground; do
+    K create configmap "o-$mode" >/dev/null
+    uid=$(jp cm "o-$mode" '{.metadata.uid}')
+    owner_of "d1-$mode" "o-$mode" "$uid" | K apply -f - >/dev/null
+    owner_of "d2-$mode" "o-$mode" "$uid" | K apply -f - >/dev/null
+done
+K delete configmap o-background --cascade=background
+K get cm d1-background d2-background 2>/dev/null && fail "background left dependents"
+K delete configmap o-orphan --cascade=orphan
+[ "$(jp cm d1-orphan '{.metadata.ownerReferences}')" = "" ] || fail "orphan kept the owner reference"
+K get cm d2-orphan >/dev/null || fail "orphan deleted a dependent"
+# foreground: a dependent held by a finalizer keeps the owner (with foregroundDeletion) until it goes
+uid=$(jp cm o-foreground '{.metadata.uid}')
+owner_of d3-foreground o-foreground "$uid" test/hold | K apply -f - >/dev/null
+K delete configmap o-foreground --cascade=foreground --wait=false
+[ "$(jp cm o-foreground '{.metadata.finalizers[*]}')" = foregroundDeletion ] || fail "owner not held by foregroundDeletion"
+K get cm d1-foreground 2>/dev/null && fail "foreground left an unheld dependent"
+[ -n "$(jp cm d3-foreground '{.metadata.deletionTimestamp}')" ] || fail "held dependent not marked"
+K patch cm d3-foreground --type json -p '[{"op":"remove","path":"/metadata/finalizers"}]' >/dev/null
+K get cm o-foreground 2>/dev/null && fail "owner stayed after its last blocking dependent went"
+K delete statefulset web --cascade=foreground
+echo "workloads OK"
