@@ -227,7 +227,9 @@ int as_admit(hctx *h, slinky_doc_value *root, const char *name, const slinky_doc
     as_kind_defaults(rt, root);
     check_meta(&causes, rt, root);
     check_builtin(&causes, rt, root);
-    as_kind_validate(&causes, rt, root, old);
+    /* pods/binding sets spec.nodeName, which a Pod update may not change */
+    bool binding = h->route && h->route->sub && !strcmp(h->route->sub, "binding");
+    as_kind_validate(&causes, rt, root, binding ? NULL : old);
     if (strcmp(rt->plural, "customresourcedefinitions") == 0)
         as_registry_check_crd(&causes, root);
     if (unknown.n && fv && strcmp(fv, "Strict") == 0) {

@@ -35,6 +35,8 @@ int as_check_namespace(hctx *h, const char *name);
 /* ---- kinds.c: built-in workload kinds (Kubernetes 1.32 defaults and checks) ---- */
 
 void as_kind_defaults(const as_rtype *rt, slinky_doc_value *root);
+/** A metav1.LabelSelector (matchLabels, matchExpressions) against an object of labels. */
+bool as_label_selector_matches(const slinky_doc_value *sel, const slinky_doc_value *labels);
 /** Required and immutable fields (old: the stored state on update, else NULL). */
 void as_kind_validate(as_causes *c, const as_rtype *rt, const slinky_doc_value *root,
                       const slinky_doc_value *old);

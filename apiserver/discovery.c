@@ -12,6 +12,11 @@ static const char *const k_verbs =
 /* discovery                                                          */
 /* ------------------------------------------------------------------ */
 
+static bool is_pods(const as_rtype *rt)
+{
+    return rt->builtin && !*rt->group && !strcmp(rt->plural, "pods");
+}
+
 static void json_str_array(as_buf *b, char **v, size_t n)
 {
     as_buf_putc(b, '[');
@@ -132,6 +137,11 @@ static void resource_list(as_server *s, as_buf *b, const char *group, const char
                                   "\"v1\",\"kind\":\"Scale\",\"verbs\":[\"get\",\"patch\","
                                   "\"update\"]}",
                                rt->plural, rt->namespaced ? "true" : "false");
+        if (is_pods(rt))
+            as_buf_puts(b, ",{\"name\":\"pods/eviction\",\"singularName\":\"\",\"namespaced\":"
+                           "true,\"group\":\"policy\",\"version\":\"v1\",\"kind\":\"Eviction\","
+                           "\"verbs\":[\"create\"]},{\"name\":\"pods/binding\",\"singularName\":"
+                           "\"\",\"namespaced\":true,\"kind\":\"Binding\",\"verbs\":[\"create\"]}");
     }
     as_buf_puts(b, "]}");
 }
@@ -202,6 +212,12 @@ static void aggregated(as_server *s, as_buf *b, bool core, const char *api_versi
                                            "\"kind\":\"Scale\"},\"verbs\":[\"get\",\"patch\","
                                            "\"update\"]}",
                                            ver->has_status ? "," : "");
+                    if (is_pods(rt))
+                        as_buf_puts(b, ",{\"subresource\":\"eviction\",\"responseKind\":{"
+                                       "\"group\":\"policy\",\"version\":\"v1\",\"kind\":"
+                                       "\"Eviction\"},\"verbs\":[\"create\"]},{\"subresource\":"
+                                       "\"binding\",\"responseKind\":{\"group\":\"\",\"version\":"
+                                       "\"v1\",\"kind\":\"Binding\"},\"verbs\":[\"create\"]}");
                     as_buf_puts(b, "]");
                 }
                 as_buf_puts(b, "}");

@@ -25,6 +25,12 @@ static int handle_resource(as_server *s, const as_req *req, as_resp *resp, const
     if (rt->namespaced && !ns && route->name)
         return as_resp_status(resp, 404, "NotFound",
                               "the server could not find the requested resource", NULL);
+    bool pod_sub = route->sub && !*rt->group && rt->builtin && !strcmp(rt->plural, "pods") &&
+                   (!strcmp(route->sub, "eviction") || !strcmp(route->sub, "binding"));
+    if (pod_sub && route->name && ns) {
+        hctx ph = {s, rt, ver, route, ns, req, resp, false};
+        return as_do_pod_subresource(&ph);
+    }
     if (route->sub) {
         bool ok = (strcmp(route->sub, "status") == 0 && ver->has_status) ||
                   (strcmp(route->sub, "scale") == 0 && ver->has_scale);

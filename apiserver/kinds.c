@@ -183,8 +183,7 @@ static void containers_valid(as_causes *c, const slinky_doc_value *spec, const c
     }
 }
 
-/* does a LabelSelector (matchLabels only, plus matchExpressions In/Exists) match the labels? */
-static bool selector_matches(const slinky_doc_value *sel, const slinky_doc_value *labels)
+bool as_label_selector_matches(const slinky_doc_value *sel, const slinky_doc_value *labels)
 {
     const slinky_doc_value *ml = slinky_doc_value_get(sel, "matchLabels");
     for (size_t i = 0; i < slinky_doc_value_size(ml); i++) {
@@ -230,7 +229,7 @@ static void workload_valid(as_causes *c, const slinky_doc_value *root, bool rest
         return;
     }
     const slinky_doc_value *labels = slinky_doc_value_path(tpl, "metadata.labels");
-    if (sel && !empty_sel && !selector_matches(sel, labels))
+    if (sel && !empty_sel && !as_label_selector_matches(sel, labels))
         as_causes_add(c, "FieldValueInvalid", "spec.template.metadata.labels",
                       "Invalid value: `selector` does not match template `labels`");
     const slinky_doc_value *ps = slinky_doc_value_get(tpl, "spec");

@@ -44,7 +44,7 @@ static void usage(FILE *f)
             "                         requests in flight per token, 429 beyond (default 1000;\n"
             "                         0: no cap)\n"
             "  --wal-compact-bytes N  compact the log (new snapshot) once it is bigger than N\n"
-            "                         and than the live data (default 1 MiB)\n");
+            "                         and than the live data (default 64 KiB)\n");
 }
 
 /* A non-negative decimal without overflow; -1 when it is not one. */
@@ -292,7 +292,7 @@ int main(int argc, char **argv)
     bool insecure = false, faults = false, log_requests = false;
     long history = 10000, bookmark = 5000;
     long max_body = 3L * 1024 * 1024, read_timeout = 20, max_per_client = 1000;
-    long compact = 1024L * 1024;
+    long compact = 64L * 1024;
     int c;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {

@@ -30,7 +30,7 @@ int as_server_init(as_server *s, size_t history_cap)
     s->max_body = 3u * 1024u * 1024u;
     s->read_timeout_s = 20;
     s->max_per_client = 1000;
-    s->compact_bytes = 1024u * 1024u;
+    s->compact_bytes = 64u * 1024u;
     pthread_mutex_init(&s->client_lock, NULL);
     if (!s->history)
         return SLINKY_ENOMEM;

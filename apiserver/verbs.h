@@ -2,7 +2,8 @@
  * Layer 10: the verbs and the read-side documents. GET and LIST (read.c),
  * watch (watch.c), Table output (table.c), POST and PUT (write.c), PATCH
  * (patch.c), server-side apply (apply.c), DELETE and deletecollection
- * (delete.c), discovery (discovery.c) and OpenAPI (openapi.c).
+ * (delete.c), pod eviction and binding (pods.c), discovery (discovery.c) and
+ * OpenAPI (openapi.c).
  *
  * Threads: as_do_* and the documents run with as_server.lock held; the
  * watch stream (as_watch_read) takes it itself.
@@ -19,6 +20,8 @@ int as_do_put(hctx *h);
 int as_do_patch(hctx *h);
 int as_do_delete(hctx *h);
 int as_do_delete_collection(hctx *h);
+/** POST pods/NAME/eviction (PodDisruptionBudgets honoured) and pods/NAME/binding. */
+int as_do_pod_subresource(hctx *h);
 /** PATCH application/apply-patch+yaml. */
 int as_apply_patch(hctx *h);
 

@@ -134,6 +134,33 @@ YAML
 K get nodes node-1 >/dev/null
 K get node node-1 -n other-namespace >/dev/null  # cluster-scoped
 
+step "kubectl drain evicts through pods/eviction and honours the budget"
+cat <<YAML | K apply -f -
+apiVersion: v1
+kind: Node
+metadata: {name: node-2}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: dr-1, labels: {app: dr}}
+spec:
+  nodeName: node-2
+  containers: [{name: c, image: busybox:1.36}]
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: dr-pdb}
+spec: {minAvailable: 1, selector: {matchLabels: {app: dr}}}
+YAML
+if K drain node-2 --force --timeout=4s > "$tmp/drain" 2>&1; then cat "$tmp/drain"; fail "drain ignored the budget"; fi
+grep -q "disruption budget" "$tmp/drain" || { cat "$tmp/drain"; fail "drain: no budget message"; }
+K get pod dr-1 >/dev/null || fail "the budget did not keep the pod"
+K delete pdb dr-pdb
+K drain node-2 --force --timeout=30s > "$tmp/drain" 2>&1 || { cat "$tmp/drain"; fail "drain"; }
+grep -q 'evicted' "$tmp/drain" || { cat "$tmp/drain"; fail "drain did not evict"; }
+K get pod dr-1 2>/dev/null && fail "drained pod still there"
+[ "$(jp node node-2 '{.spec.unschedulable}')" = true ] || fail "node not cordoned"
+
 step "garbage collection: kubectl delete --cascade=background|orphan|foreground"
 owner_of() { # name owner-name owner-uid [finalizer]
     cat <<YAML

@@ -96,3 +96,55 @@ def test_foreground_and_orphan_deletion(api):
     apps.delete_namespaced_stateful_set("orph", NS, body=client.V1DeleteOptions(
         propagation_policy="Orphan"))
     assert not core.read_namespaced_config_map("orph-a", NS).metadata.owner_references
+
+
+def ready_pod(core, name, labels, ready=True):
+    core.create_namespaced_pod(NS, client.V1Pod(
+        metadata=client.V1ObjectMeta(name=name, labels=labels),
+        spec=client.V1PodSpec(containers=[client.V1Container(name="c", image="busybox:1.36")])))
+    core.patch_namespaced_pod_status(name, NS, {"status": {"phase": "Running", "conditions": [
+        {"type": "Ready", "status": "True" if ready else "False"}]}})
+
+
+def evict(core, name):
+    body = client.V1Eviction(metadata=client.V1ObjectMeta(name=name, namespace=NS))
+    return core.create_namespaced_pod_eviction(name, NS, body, _preload_content=False)
+
+
+def test_eviction_honours_the_disruption_budget(api):
+    core = client.CoreV1Api(api)
+    pol = client.PolicyV1Api(api)
+    pol.create_namespaced_pod_disruption_budget(NS, client.V1PodDisruptionBudget(
+        metadata=client.V1ObjectMeta(name="ev-pdb"),
+        spec=client.V1PodDisruptionBudgetSpec(
+            min_available=2, selector=client.V1LabelSelector(match_labels={"app": "ev"}))))
+    ready_pod(core, "ev-1", {"app": "ev"})
+    ready_pod(core, "ev-2", {"app": "ev"})
+    with pytest.raises(ApiException) as e:
+        evict(core, "ev-1")
+    assert e.value.status == 429
+    assert b"disruption budget" in e.value.body
+    assert core.read_namespaced_pod("ev-1", NS)
+    ready_pod(core, "ev-3", {"app": "ev"})
+    assert evict(core, "ev-1").status == 201
+    with pytest.raises(ApiException) as e:
+        core.read_namespaced_pod("ev-1", NS)
+    assert e.value.status == 404
+    # an unready pod may go while the budget is healthy; unselected pods always may
+    ready_pod(core, "ev-4", {"app": "ev"}, ready=False)
+    assert evict(core, "ev-4").status == 201
+    ready_pod(core, "free", {"app": "other"})
+    assert evict(core, "free").status == 201
+
+
+def test_binding_assigns_a_node_once(api):
+    core = client.CoreV1Api(api)
+    ready_pod(core, "bind-me", {"app": "bind"})
+    target = client.V1Binding(metadata=client.V1ObjectMeta(name="bind-me"),
+                              target=client.V1ObjectReference(kind="Node", name="node-7"))
+    r = core.create_namespaced_pod_binding("bind-me", NS, target, _preload_content=False)
+    assert r.status == 201
+    assert core.read_namespaced_pod("bind-me", NS).spec.node_name == "node-7"
+    with pytest.raises(ApiException) as e:
+        core.create_namespaced_pod_binding("bind-me", NS, target, _preload_content=False)
+    assert e.value.status == 409
