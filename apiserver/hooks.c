@@ -74,6 +74,24 @@ void as_hook_before_create(hctx *h, slinky_doc_value *root)
             slinky_doc_value_object_set_string(labels, "kubernetes.io/metadata.name",
                                                slinky_doc_value_path_string(md, "name", ""));
         }
+    } else if (is(h, "batch", "jobs") &&
+               !slinky_doc_value_path_bool(root, "spec.manualSelector", false)) {
+        /* generateSelector: the Job's pods are found by its uid */
+        const char *uid = slinky_doc_value_path_string(root, "metadata.uid", "");
+        const char *name = slinky_doc_value_path_string(root, "metadata.name", "");
+        slinky_doc_value *ml = NULL, *labels = NULL;
+        if (slinky_doc_value_path_put(&ml, root, "spec.selector.matchLabels") == 0) {
+            slinky_doc_value_set_object(ml);
+            slinky_doc_value_object_set_string(ml, "batch.kubernetes.io/controller-uid", uid);
+        }
+        if (slinky_doc_value_path_put(&labels, root, "spec.template.metadata.labels") == 0) {
+            if (slinky_doc_value_type(labels) != SLINKY_DOC_OBJECT)
+                slinky_doc_value_set_object(labels);
+            slinky_doc_value_object_set_string(labels, "batch.kubernetes.io/controller-uid", uid);
+            slinky_doc_value_object_set_string(labels, "batch.kubernetes.io/job-name", name);
+            slinky_doc_value_object_set_string(labels, "controller-uid", uid);
+            slinky_doc_value_object_set_string(labels, "job-name", name);
+        }
     } else if (is(h, "", "secrets")) {
         if (!*slinky_doc_value_path_string(root, "type", ""))
             slinky_doc_value_object_set_string(root, "type", "Opaque");

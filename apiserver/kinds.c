@@ -93,6 +93,25 @@ static void template_defaults(slinky_doc_value *spec)
         pod_spec_defaults(obj_at(tpl, "spec"));
 }
 
+/* SetDefaults_Job (batch/v1) */
+static void job_defaults(slinky_doc_value *spec)
+{
+    if (!spec)
+        return;
+    if (missing(spec, "completions") && missing(spec, "parallelism"))
+        def_int(spec, "completions", 1);
+    def_int(spec, "parallelism", 1);
+    def_int(spec, "backoffLimit", missing(spec, "backoffLimitPerIndex") ? 6 : 2147483647);
+    def_str(spec, "completionMode", "NonIndexed");
+    if (missing(spec, "suspend"))
+        slinky_doc_value_object_set_bool(spec, "suspend", false);
+    if (missing(spec, "podFailurePolicy"))
+        def_str(spec, "podReplacementPolicy", "TerminatingOrFailed");
+    else
+        def_str(spec, "podReplacementPolicy", "Failed");
+    template_defaults(spec);
+}
+
 void as_kind_defaults(const as_rtype *rt, slinky_doc_value *root)
 {
     if (!rt->builtin)
@@ -138,6 +157,18 @@ void as_kind_defaults(const as_rtype *rt, slinky_doc_value *root)
             def_int(ru, "maxSurge", 0);
         }
         template_defaults(spec);
+    } else if (is_kind(rt, "batch", "jobs")) {
+        job_defaults(obj_at(root, "spec"));
+    } else if (is_kind(rt, "batch", "cronjobs")) {
+        slinky_doc_value *spec = obj_at(root, "spec");
+        def_str(spec, "concurrencyPolicy", "Allow");
+        if (spec && missing(spec, "suspend"))
+            slinky_doc_value_object_set_bool(spec, "suspend", false);
+        def_int(spec, "successfulJobsHistoryLimit", 3);
+        def_int(spec, "failedJobsHistoryLimit", 1);
+        slinky_doc_value *jt = obj_at(spec, "jobTemplate");
+        if (jt && slinky_doc_value_get(jt, "spec"))
+            job_defaults(obj_at(jt, "spec"));
     } else if (is_kind(rt, "", "pods")) {
         pod_spec_defaults(obj_at(root, "spec"));
         def_str(obj_at(root, "status"), "phase", "Pending");
@@ -245,6 +276,37 @@ static void workload_valid(as_causes *c, const slinky_doc_value *root, bool rest
                       (long long)slinky_doc_value_get_int(rep));
 }
 
+/* ValidateJobSpec: a template of containers that restart OnFailure or Never */
+static void job_valid(as_causes *c, const slinky_doc_value *spec, const char *path, bool create)
+{
+    char f[200];
+    const slinky_doc_value *tpl = slinky_doc_value_get(spec, "template");
+    if (!tpl) {
+        snprintf(f, sizeof(f), "%s.template", path);
+        as_causes_add(c, "FieldValueRequired", f, "Required value");
+        return;
+    }
+    snprintf(f, sizeof(f), "%s.template.spec", path);
+    containers_valid(c, slinky_doc_value_get(tpl, "spec"), f);
+    const char *rp = slinky_doc_value_path_string(tpl, "spec.restartPolicy", "Always");
+    snprintf(f, sizeof(f), "%s.template.spec.restartPolicy", path);
+    if (strcmp(rp, "OnFailure") != 0 && strcmp(rp, "Never") != 0)
+        as_causes_add(c, "FieldValueNotSupported", f,
+                      "Unsupported value: \"%s\": supported values: \"OnFailure\", \"Never\"",
+                      rp);
+    static const char *const ints[] = {"parallelism", "completions", "backoffLimit",
+                                       "activeDeadlineSeconds", "ttlSecondsAfterFinished"};
+    for (size_t i = 0; i < AS_ARRAY_SIZE(ints); i++) {
+        const slinky_doc_value *v = slinky_doc_value_get(spec, ints[i]);
+        snprintf(f, sizeof(f), "%s.%s", path, ints[i]);
+        if (v && slinky_doc_value_type(v) == SLINKY_DOC_INT && slinky_doc_value_get_int(v) < 0)
+            as_causes_add(c, "FieldValueInvalid", f,
+                          "Invalid value: %lld: must be greater than or equal to 0",
+                          (long long)slinky_doc_value_get_int(v));
+    }
+    (void)create;
+}
+
 static bool same(const slinky_doc_value *a, const slinky_doc_value *b, const char *path)
 {
     return slinky_doc_value_equal(slinky_doc_value_path(a, path), slinky_doc_value_path(b, path));
@@ -338,6 +400,32 @@ void as_kind_validate(as_causes *c, const as_rtype *rt, const slinky_doc_value *
                           (long long)slinky_doc_value_get_int(rev));
         if (old && !same(old, root, "data"))
             as_causes_add(c, "FieldValueInvalid", "data", "Invalid value: field is immutable");
+    } else if (is_kind(rt, "batch", "jobs")) {
+        job_valid(c, slinky_doc_value_get(root, "spec"), "spec", !old);
+        if (old) {
+            if (!same(old, root, "spec.selector"))
+                as_causes_add(c, "FieldValueInvalid", "spec.selector",
+                              "Invalid value: field is immutable");
+            if (!same(old, root, "spec.completions"))
+                as_causes_add(c, "FieldValueInvalid", "spec.completions",
+                              "Invalid value: field is immutable");
+            if (!same(old, root, "spec.template") &&
+                !slinky_doc_value_path_bool(old, "spec.suspend", false))
+                as_causes_add(c, "FieldValueInvalid", "spec.template",
+                              "Invalid value: field is immutable");
+        }
+    } else if (is_kind(rt, "batch", "cronjobs")) {
+        const slinky_doc_value *spec = slinky_doc_value_get(root, "spec");
+        if (!*slinky_doc_value_path_string(spec, "schedule", ""))
+            as_causes_add(c, "FieldValueRequired", "spec.schedule", "Required value");
+        const char *cp = slinky_doc_value_path_string(spec, "concurrencyPolicy", "Allow");
+        if (strcmp(cp, "Allow") && strcmp(cp, "Forbid") && strcmp(cp, "Replace"))
+            as_causes_add(c, "FieldValueNotSupported", "spec.concurrencyPolicy",
+                          "Unsupported value: \"%s\": supported values: \"Allow\", \"Forbid\", "
+                          "\"Replace\"",
+                          cp);
+        job_valid(c, slinky_doc_value_path(spec, "jobTemplate.spec"), "spec.jobTemplate.spec",
+                  false);
     } else if (is_kind(rt, "policy", "poddisruptionbudgets")) {
         const slinky_doc_value *spec = slinky_doc_value_get(root, "spec");
         if (!missing(spec, "minAvailable") && !missing(spec, "maxUnavailable"))

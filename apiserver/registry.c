@@ -32,6 +32,8 @@ static const builtin k_builtins[] = {
     {"apps", "v1", "daemonsets", "daemonset", "DaemonSet", "ds", true, true, false, true, true},
     {"apps", "v1", "controllerrevisions", "controllerrevision", "ControllerRevision", "", true,
      false},
+    {"batch", "v1", "jobs", "job", "Job", "", true, true, false, true, true},
+    {"batch", "v1", "cronjobs", "cronjob", "CronJob", "cj", true, true, false, true, true},
     {"policy", "v1", "poddisruptionbudgets", "poddisruptionbudget", "PodDisruptionBudget", "pdb",
      true, true, false, true},
     {"coordination.k8s.io", "v1", "leases", "lease", "Lease", "", true, false},

@@ -134,6 +134,38 @@ YAML
 K get nodes node-1 >/dev/null
 K get node node-1 -n other-namespace >/dev/null  # cluster-scoped
 
+step "batch/v1 Job and CronJob: defaults, generated selector, restartPolicy, schedule"
+# (kubectl create job/cronjob send protobuf, which the server reads for four kinds only)
+K create -f - <<YAML
+apiVersion: batch/v1
+kind: Job
+metadata: {name: once}
+spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, image: busybox:1.36}]}}}
+YAML
+[ "$(jp job once '{.spec.completions} {.spec.parallelism} {.spec.backoffLimit} {.spec.completionMode} {.spec.suspend} {.spec.podReplacementPolicy}')" = "1 1 6 NonIndexed false TerminatingOrFailed" ] || fail "job defaults: $(jp job once '{.spec}')"
+juid=$(jp job once '{.metadata.uid}')
+[ "$(jp job once '{.spec.selector.matchLabels.batch\.kubernetes\.io/controller-uid}')" = "$juid" ] || fail "job selector"
+[ "$(jp job once '{.spec.template.metadata.labels.job-name} {.spec.template.spec.restartPolicy}')" = "once Never" ] || fail "job template labels"
+refused "spec.completions: Invalid value" K patch job once --type merge -p '{"spec":{"completions":3}}'
+refused 'spec.template.spec.restartPolicy: Unsupported value: "Always"' K create -f - <<YAML
+apiVersion: batch/v1
+kind: Job
+metadata: {name: always}
+spec: {template: {spec: {containers: [{name: c, image: busybox:1.36}]}}}
+YAML
+K create -f - <<YAML
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: nightly}
+spec:
+  schedule: "0 3 * * *"
+  jobTemplate:
+    spec: {template: {spec: {restartPolicy: OnFailure, containers: [{name: c, image: busybox:1.36}]}}}
+YAML
+[ "$(jp cronjob nightly '{.spec.concurrencyPolicy} {.spec.suspend} {.spec.successfulJobsHistoryLimit} {.spec.failedJobsHistoryLimit}')" = "Allow false 3 1" ] || fail "cronjob defaults"
+[ "$(jp cronjob nightly '{.spec.jobTemplate.spec.backoffLimit}')" = 6 ] || fail "cronjob job template defaults"
+refused "spec.schedule: Required value" K patch cronjob nightly --type merge -p '{"spec":{"schedule":""}}'
+
 step "kubectl drain evicts through pods/eviction and honours the budget"
 cat <<YAML | K apply -f -
 apiVersion: v1
