@@ -100,6 +100,8 @@ int as_handle(as_server *s, const as_req *req, as_resp *resp)
                          "\"linux/amd64\"}");
         return 0;
     }
+    if (!strcmp(p, "/metrics"))
+        return as_metrics_render(s, resp);
     if (!strncmp(p, "/openapi/", 9)) {
         pthread_mutex_lock(&s->lock);
         int rc = as_openapi(s, resp, p);

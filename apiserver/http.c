@@ -7,12 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 /* bytes of a streamed LIST body produced per call (libmicrohttpd's buffer) */
 #define LIST_BLOCK (256u * 1024u)
 
 typedef struct conn_state {
+    struct timespec start; /* headers in */
     as_buf body;
     bool too_large;
     bool answered; /* a response is queued already (refused early) */
@@ -263,6 +265,7 @@ static ssize_t watch_reader(void *cls, uint64_t pos, char *buf, size_t max)
 static void watch_free(void *cls)
 {
     watch_stream *ws = cls;
+    as_metrics_watch(-1);
     as_watch_free(ws->w);
     free(ws);
 }
@@ -301,6 +304,7 @@ static enum MHD_Result send_resp(struct MHD_Connection *c, as_resp *resp)
             return MHD_NO;
         }
         ws->w = resp->watch;
+        as_metrics_watch(1);
         ws->chunk = resp->fault_chunk;
         ws->drop = resp->fault_drop;
         resp->watch = NULL;
@@ -377,6 +381,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (!st)
             return MHD_NO;
         st->client = -1;
+        clock_gettime(CLOCK_MONOTONIC, &st->start);
         *con_cls = st;
         /*
          * Headers are complete, no body byte is read yet: refuse here what
@@ -492,6 +497,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
                 resp.status, resp.watch ? " (watch)" : "");
         as_buf_dispose(&line);
     }
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    as_metrics_record(method, url, resp.watch != NULL, resp.status,
+                      (double)(now.tv_sec - st->start.tv_sec) +
+                          (double)(now.tv_nsec - st->start.tv_nsec) / 1e9);
     enum MHD_Result ret = send_resp(c, &resp);
     resp_dispose(&resp);
     for (size_t i = 0; i < q.n; i++) {
