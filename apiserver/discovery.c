@@ -137,6 +137,10 @@ static void resource_list(as_server *s, as_buf *b, const char *group, const char
                                   "\"v1\",\"kind\":\"Scale\",\"verbs\":[\"get\",\"patch\","
                                   "\"update\"]}",
                                rt->plural, rt->namespaced ? "true" : "false");
+        if (rt->builtin && !*rt->group && !strcmp(rt->plural, "serviceaccounts"))
+            as_buf_puts(b, ",{\"name\":\"serviceaccounts/token\",\"singularName\":\"\","
+                           "\"namespaced\":true,\"group\":\"authentication.k8s.io\",\"version\":"
+                           "\"v1\",\"kind\":\"TokenRequest\",\"verbs\":[\"create\"]}");
         if (is_pods(rt))
             as_buf_puts(b, ",{\"name\":\"pods/eviction\",\"singularName\":\"\",\"namespaced\":"
                            "true,\"group\":\"policy\",\"version\":\"v1\",\"kind\":\"Eviction\","

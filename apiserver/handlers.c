@@ -27,6 +27,11 @@ static int handle_resource(as_server *s, const as_req *req, as_resp *resp, const
                               "the server could not find the requested resource", NULL);
     bool pod_sub = route->sub && !*rt->group && rt->builtin && !strcmp(rt->plural, "pods") &&
                    (!strcmp(route->sub, "eviction") || !strcmp(route->sub, "binding"));
+    if (route->sub && !strcmp(route->sub, "token") && rt->builtin && !*rt->group &&
+        !strcmp(rt->plural, "serviceaccounts") && route->name && ns) {
+        hctx th = {s, rt, ver, route, ns, req, resp, false};
+        return as_do_token_request(&th);
+    }
     if (pod_sub && route->name && ns) {
         hctx ph = {s, rt, ver, route, ns, req, resp, false};
         return as_do_pod_subresource(&ph);

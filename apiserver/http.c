@@ -85,7 +85,8 @@ static long token_index(as_server *s, struct MHD_Connection *c, bool admin)
     for (size_t i = 0; i < s->n_tokens; i++)
         if (strcmp(t, s->tokens[i]) == 0)
             return (long)i;
-    return -1;
+    long sa = as_sa_token_lookup(s, t);
+    return sa >= 0 ? (long)s->n_tokens + sa : -1;
 }
 
 static bool token_ok(as_server *s, struct MHD_Connection *c, bool admin)
@@ -94,25 +95,36 @@ static bool token_ok(as_server *s, struct MHD_Connection *c, bool admin)
 }
 
 /* Count a request of client i in flight; false when it has max_per_client already. */
+/* the in-flight counter of client i (client_lock held) */
+static unsigned *inflight_of(as_server *s, long i)
+{
+    if ((size_t)i < s->n_tokens)
+        return s->inflight ? &s->inflight[i] : NULL;
+    size_t j = (size_t)i - s->n_tokens;
+    return j < s->n_sa_tokens && s->sa_inflight ? &s->sa_inflight[j] : NULL;
+}
+
 static bool client_enter(as_server *s, long i)
 {
-    if (i < 0 || !s->inflight || !s->max_per_client)
+    if (i < 0 || !s->max_per_client)
         return true;
     pthread_mutex_lock(&s->client_lock);
-    bool ok = s->inflight[i] < s->max_per_client;
-    if (ok)
-        s->inflight[i]++;
+    unsigned *n = inflight_of(s, i);
+    bool ok = !n || *n < s->max_per_client;
+    if (ok && n)
+        (*n)++;
     pthread_mutex_unlock(&s->client_lock);
     return ok;
 }
 
 static void client_leave(as_server *s, long i)
 {
-    if (i < 0 || !s->inflight || !s->max_per_client)
+    if (i < 0 || !s->max_per_client)
         return;
     pthread_mutex_lock(&s->client_lock);
-    if (s->inflight[i])
-        s->inflight[i]--;
+    unsigned *n = inflight_of(s, i);
+    if (n && *n)
+        (*n)--;
     pthread_mutex_unlock(&s->client_lock);
 }
 

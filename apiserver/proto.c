@@ -3,7 +3,8 @@
  * (application/vnd.kubernetes.protobuf), which kubectl's typed subcommands
  * send: `kubectl create namespace|configmap|secret`. The envelope is
  * "k8s\0" + runtime.Unknown{typeMeta, raw}; the object is decoded into JSON
- * for Namespace, ConfigMap, Secret and ServiceAccount (ObjectMeta with name,
+ * for Namespace, ConfigMap, Secret, ServiceAccount and TokenRequest (`kubectl
+ * create token`: audiences, expirationSeconds) (ObjectMeta with name,
  * generateName, namespace, labels, annotations, ownerReferences,
  * finalizers). Other kinds are refused with 415 by the caller.
  */
@@ -228,6 +229,7 @@ int as_proto_decode(slinky_doc **out, const char *data, size_t len)
             : !strcmp(kind, "ConfigMap")      ? 2
             : !strcmp(kind, "Secret")         ? 3
             : !strcmp(kind, "ServiceAccount") ? 4
+            : !strcmp(kind, "TokenRequest")   ? 5
                                               : 0;
     if (!k || !raw.p)
         return slinky_error_set(SLINKY_EUNSUPPORTED, "protobuf bodies of kind %s are not supported",
@@ -271,6 +273,22 @@ int as_proto_decode(slinky_doc **out, const char *data, size_t len)
             rc = map_entry(root, "stringData", &s, false);
         } else if (((k == 2 && f == 4) || (k == 3 && f == 5)) && wt == 0) {
             rc = slinky_doc_value_object_set_bool(root, "immutable", num != 0);
+        } else if (k == 5 && f == 2 && wt == 2) {
+            /* TokenRequestSpec: audiences (1), expirationSeconds (4) */
+            slinky_doc_value *spec = NULL;
+            slinky_doc_value_object_put(&spec, root, "spec");
+            slinky_doc_value_set_object(spec);
+            pb e;
+            while (!rc && s.p < s.end) {
+                if (next(&s, &f, &wt, &e, &num)) {
+                    rc = -1;
+                    break;
+                }
+                if (f == 1 && wt == 2)
+                    rc = append_str(spec, "audiences", &e);
+                else if (f == 4 && wt == 0)
+                    rc = slinky_doc_value_object_set_int(spec, "expirationSeconds", (int64_t)num);
+            }
         } else if (k == 4 && f == 4 && wt == 0) {
             rc = slinky_doc_value_object_set_bool(root, "automountServiceAccountToken", num != 0);
         }

@@ -50,6 +50,14 @@ void as_server_dispose(as_server *s)
         free(s->tokens[i]);
     free(s->tokens);
     free(s->inflight);
+    for (size_t i = 0; i < s->n_sa_tokens; i++) {
+        free(s->sa_tokens[i].token);
+        free(s->sa_tokens[i].ns);
+        free(s->sa_tokens[i].name);
+        free(s->sa_tokens[i].uid);
+    }
+    free(s->sa_tokens);
+    free(s->sa_inflight);
     pthread_mutex_destroy(&s->client_lock);
     free(s->admin_token);
     free(s->ca_pem);

@@ -75,6 +75,13 @@ typedef struct as_event {
 
 typedef struct as_fault as_fault;
 
+/* a token minted by serviceaccounts/NAME/token (tokens.c) */
+typedef struct as_sa_token {
+    char *token;
+    char *ns, *name, *uid; /* the ServiceAccount it stands for */
+    long long expires;     /* CLOCK_REALTIME seconds */
+} as_sa_token;
+
 typedef struct as_server {
     pthread_mutex_t lock;
     pthread_cond_t cond;
@@ -110,6 +117,10 @@ typedef struct as_server {
     unsigned read_timeout_s;  /* a connection idle this long is dropped (watches: never) */
     unsigned max_per_client;  /* requests in flight per token (429 beyond) */
     unsigned *inflight;       /* per token index, guarded by client_lock */
+    /* ServiceAccount tokens: client index n_tokens + i; guarded by client_lock */
+    as_sa_token *sa_tokens;
+    unsigned *sa_inflight;
+    size_t n_sa_tokens, cap_sa_tokens;
     pthread_mutex_t client_lock;
     unsigned long reg_gen; /* bumped on every CRD change (OpenAPI hashes) */
 } as_server;

@@ -2,7 +2,8 @@
  * Layer 10: the verbs and the read-side documents. GET and LIST (read.c),
  * watch (watch.c), Table output (table.c), POST and PUT (write.c), PATCH
  * (patch.c), server-side apply (apply.c), DELETE and deletecollection
- * (delete.c), pod eviction and binding (pods.c), discovery (discovery.c) and
+ * (delete.c), pod eviction and binding (pods.c), ServiceAccount tokens
+ * (tokens.c), discovery (discovery.c) and
  * OpenAPI (openapi.c).
  *
  * Threads: as_do_* and the documents run with as_server.lock held; the
@@ -22,6 +23,14 @@ int as_do_delete(hctx *h);
 int as_do_delete_collection(hctx *h);
 /** POST pods/NAME/eviction (PodDisruptionBudgets honoured) and pods/NAME/binding. */
 int as_do_pod_subresource(hctx *h);
+/** POST serviceaccounts/NAME/token: a TokenRequest, answered with a token the server accepts. */
+int as_do_token_request(hctx *h);
+/**
+ * The index of a ServiceAccount token in s->sa_tokens, or -1 when it is
+ * unknown, expired, or its ServiceAccount is gone (takes client_lock and
+ * as_server.lock itself; call it without them).
+ */
+long as_sa_token_lookup(as_server *s, const char *token);
 /** PATCH application/apply-patch+yaml. */
 int as_apply_patch(hctx *h);
 

@@ -193,6 +193,16 @@ grep -q 'evicted' "$tmp/drain" || { cat "$tmp/drain"; fail "drain did not evict"
 K get pod dr-1 2>/dev/null && fail "drained pod still there"
 [ "$(jp node node-2 '{.spec.unschedulable}')" = true ] || fail "node not cordoned"
 
+step "ServiceAccount tokens: kubectl create token, then the token authenticates"
+K create serviceaccount builder
+tok=$(K create token builder --duration=20m)
+K --token="$tok" get configmaps >/dev/null || fail "the minted token was refused"
+refused "Unauthorized" K --token="slinky-sa.0000" get configmaps
+refused "may not specify a duration less than 10 minutes" K create token builder --duration=1m
+refused 'serviceaccounts "nobody" not found' K create token nobody
+K delete serviceaccount builder
+refused "Unauthorized" K --token="$tok" get configmaps
+
 step "garbage collection: kubectl delete --cascade=background|orphan|foreground"
 owner_of() { # name owner-name owner-uid [finalizer]
     cat <<YAML
