@@ -198,6 +198,27 @@ static int object_meta(slinky_doc_value *root, pb *m)
     return 0;
 }
 
+/* the spec of a Namespace (finalizers: 1) or a TokenRequest (audiences: 1, expirationSeconds: 4) */
+static int decode_spec(slinky_doc_value *root, pb *s, int k)
+{
+    slinky_doc_value *spec = NULL;
+    int rc = slinky_doc_value_object_put(&spec, root, "spec");
+    if (!rc)
+        rc = slinky_doc_value_set_object(spec);
+    pb e;
+    unsigned f, wt;
+    uint64_t num;
+    while (!rc && s->p < s->end) {
+        if (next(s, &f, &wt, &e, &num))
+            return -1;
+        if (f == 1 && wt == 2)
+            rc = append_str(spec, k == 1 ? "finalizers" : "audiences", &e);
+        else if (k == 5 && f == 4 && wt == 0)
+            rc = slinky_doc_value_object_set_int(spec, "expirationSeconds", (int64_t)num);
+    }
+    return rc;
+}
+
 int as_proto_decode(slinky_doc **out, const char *data, size_t len)
 {
     if (len < 4 || memcmp(data, "k8s\0", 4) != 0)
@@ -249,19 +270,8 @@ int as_proto_decode(slinky_doc **out, const char *data, size_t len)
         }
         if (f == 1 && wt == 2) {
             rc = object_meta(root, &s);
-        } else if (k == 1 && f == 2 && wt == 2) {
-            slinky_doc_value *spec = NULL;
-            slinky_doc_value_object_put(&spec, root, "spec");
-            slinky_doc_value_set_object(spec);
-            pb e;
-            while (!rc && s.p < s.end) {
-                if (next(&s, &f, &wt, &e, &num)) {
-                    rc = -1;
-                    break;
-                }
-                if (f == 1 && wt == 2)
-                    rc = append_str(spec, "finalizers", &e);
-            }
+        } else if ((k == 1 || k == 5) && f == 2 && wt == 2) {
+            rc = decode_spec(root, &s, k);
         } else if ((k == 2 || k == 3) && f == 2 && wt == 2) {
             rc = map_entry(root, "data", &s, k == 3);
         } else if (k == 2 && f == 3 && wt == 2) {
@@ -273,22 +283,6 @@ int as_proto_decode(slinky_doc **out, const char *data, size_t len)
             rc = map_entry(root, "stringData", &s, false);
         } else if (((k == 2 && f == 4) || (k == 3 && f == 5)) && wt == 0) {
             rc = slinky_doc_value_object_set_bool(root, "immutable", num != 0);
-        } else if (k == 5 && f == 2 && wt == 2) {
-            /* TokenRequestSpec: audiences (1), expirationSeconds (4) */
-            slinky_doc_value *spec = NULL;
-            slinky_doc_value_object_put(&spec, root, "spec");
-            slinky_doc_value_set_object(spec);
-            pb e;
-            while (!rc && s.p < s.end) {
-                if (next(&s, &f, &wt, &e, &num)) {
-                    rc = -1;
-                    break;
-                }
-                if (f == 1 && wt == 2)
-                    rc = append_str(spec, "audiences", &e);
-                else if (f == 4 && wt == 0)
-                    rc = slinky_doc_value_object_set_int(spec, "expirationSeconds", (int64_t)num);
-            }
         } else if (k == 4 && f == 4 && wt == 0) {
             rc = slinky_doc_value_object_set_bool(root, "automountServiceAccountToken", num != 0);
         }
