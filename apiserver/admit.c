@@ -230,6 +230,7 @@ int as_admit(hctx *h, slinky_doc_value *root, const char *name, const slinky_doc
     /* pods/binding sets spec.nodeName, which a Pod update may not change */
     bool binding = h->route && h->route->sub && !strcmp(h->route->sub, "binding");
     as_kind_validate(&causes, rt, root, binding ? NULL : old);
+    as_service_admit(h->s, rt, root, old, &causes);
     if (strcmp(rt->plural, "customresourcedefinitions") == 0)
         as_registry_check_crd(&causes, root);
     if (unknown.n && fv && strcmp(fv, "Strict") == 0) {

@@ -35,6 +35,12 @@ int as_check_namespace(hctx *h, const char *name);
 /* ---- kinds.c: built-in workload kinds (Kubernetes 1.32 defaults and checks) ---- */
 
 void as_kind_defaults(const as_rtype *rt, slinky_doc_value *root);
+/**
+ * v1 Service: defaults, cluster IP from 10.96.0.0/12 and node ports from
+ * 30000-32767 allocated (kept on update, checked when given), checks.
+ */
+void as_service_admit(as_server *s, const as_rtype *rt, slinky_doc_value *root,
+                      const slinky_doc_value *old, as_causes *c);
 /** A metav1.LabelSelector (matchLabels, matchExpressions) against an object of labels. */
 bool as_label_selector_matches(const slinky_doc_value *sel, const slinky_doc_value *labels);
 /** Required and immutable fields (old: the stored state on update, else NULL). */

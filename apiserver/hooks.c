@@ -95,19 +95,6 @@ void as_hook_before_create(hctx *h, slinky_doc_value *root)
     } else if (is(h, "", "secrets")) {
         if (!*slinky_doc_value_path_string(root, "type", ""))
             slinky_doc_value_object_set_string(root, "type", "Opaque");
-    } else if (is(h, "", "services")) {
-        slinky_doc_value *sp = slinky_doc_value_get(root, "spec");
-        if (sp && !slinky_doc_value_get(sp, "type"))
-            slinky_doc_value_object_set_string(sp, "type", "ClusterIP");
-        slinky_doc_value *v = slinky_doc_value_path(root, "spec.clusterIP");
-        if (!v && slinky_doc_value_get(root, "spec")) {
-            static unsigned next = 10;
-            char ip[32];
-            snprintf(ip, sizeof(ip), "10.96.%u.%u", (next / 250) % 250, next % 250 + 1);
-            next++;
-            slinky_doc_value_object_set_string(slinky_doc_value_get(root, "spec"), "clusterIP",
-                                               ip);
-        }
     }
 }
 

@@ -455,3 +455,198 @@ void as_kind_validate(as_causes *c, const as_rtype *rt, const slinky_doc_value *
                           "and volumeAttributesClassName for bound claims");
     }
 }
+
+/* ------------------------------------------------------------------ */
+/* v1 Service: defaults, ClusterIP and NodePort allocation, checks     */
+/* ------------------------------------------------------------------ */
+
+#define NODEPORT_MIN 30000
+#define NODEPORT_MAX 32767
+
+/* IPs and node ports of the other Services (not `self`, "ns/name") */
+typedef struct svc_used {
+    char (*ips)[48];
+    size_t n_ips;
+    unsigned char ports[NODEPORT_MAX - NODEPORT_MIN + 1];
+} svc_used;
+
+static void collect_used(as_server *s, svc_used *u, const char *ns, const char *name)
+{
+    as_rtype *rt = as_registry_find_gr(s, "", "services");
+    u->ips = rt && rt->n_items ? calloc(rt->n_items, sizeof(*u->ips)) : NULL;
+    for (size_t i = 0; rt && i < rt->n_items; i++) {
+        as_obj *o = rt->items[i];
+        if (!strcmp(o->ns, ns) && !strcmp(o->name, name))
+            continue;
+        slinky_doc *d = NULL;
+        if (as_obj_doc(&d, o) != 0)
+            continue;
+        const slinky_doc_value *spec = slinky_doc_value_get(slinky_doc_root(d), "spec");
+        if (u->ips)
+            snprintf(u->ips[u->n_ips++], sizeof(*u->ips), "%s",
+                     slinky_doc_value_path_string(spec, "clusterIP", ""));
+        const slinky_doc_value *ports = slinky_doc_value_get(spec, "ports");
+        for (size_t j = 0; j < slinky_doc_value_size(ports); j++) {
+            long long np = slinky_doc_value_path_int(slinky_doc_value_at(ports, j), "nodePort", 0);
+            if (np >= NODEPORT_MIN && np <= NODEPORT_MAX)
+                u->ports[np - NODEPORT_MIN] = 1;
+        }
+        slinky_doc_free(d);
+    }
+}
+
+static bool ip_used(const svc_used *u, const char *ip)
+{
+    for (size_t i = 0; i < u->n_ips; i++)
+        if (!strcmp(u->ips[i], ip))
+            return true;
+    return false;
+}
+
+/* a.b.c.d in the service range 10.96.0.0/12 */
+static bool in_service_range(const char *ip)
+{
+    unsigned a, b, c, d;
+    char tail;
+    return sscanf(ip, "%u.%u.%u.%u%c", &a, &b, &c, &d, &tail) == 4 && a == 10 && b >= 96 &&
+           b <= 111 && c <= 255 && d <= 255;
+}
+
+static void set_cluster_ips(slinky_doc_value *spec, const char *ip)
+{
+    slinky_doc_value *list = NULL;
+    if (slinky_doc_value_object_put(&list, spec, "clusterIPs") != 0)
+        return;
+    slinky_doc_value_set_array(list);
+    slinky_doc_value *e = NULL;
+    if (slinky_doc_value_array_append(&e, list) == 0)
+        slinky_doc_value_set_string(e, ip);
+}
+
+void as_service_admit(as_server *s, const as_rtype *rt, slinky_doc_value *root,
+                      const slinky_doc_value *old, as_causes *c)
+{
+    if (!is_kind(rt, "", "services"))
+        return;
+    slinky_doc_value *spec = obj_at(root, "spec");
+    if (!spec)
+        return;
+    def_str(spec, "type", "ClusterIP");
+    const char *type = slinky_doc_value_path_string(spec, "type", "");
+    bool external = !strcmp(type, "ExternalName");
+    bool node_ports = !strcmp(type, "NodePort") || !strcmp(type, "LoadBalancer");
+    if (!external && !node_ports && strcmp(type, "ClusterIP") != 0) {
+        as_causes_add(c, "FieldValueNotSupported", "spec.type",
+                      "Unsupported value: \"%s\": supported values: \"ClusterIP\", "
+                      "\"ExternalName\", \"LoadBalancer\", \"NodePort\"",
+                      type);
+        return;
+    }
+    def_str(spec, "sessionAffinity", "None");
+    if (!external) {
+        def_str(spec, "internalTrafficPolicy", "Cluster");
+        def_str(spec, "ipFamilyPolicy", "SingleStack");
+        if (missing(spec, "ipFamilies")) {
+            slinky_doc_value *f = NULL, *e = NULL;
+            if (slinky_doc_value_object_put(&f, spec, "ipFamilies") == 0 &&
+                slinky_doc_value_set_array(f) == 0 && slinky_doc_value_array_append(&e, f) == 0)
+                slinky_doc_value_set_string(e, "IPv4");
+        }
+    }
+    if (node_ports)
+        def_str(spec, "externalTrafficPolicy", "Cluster");
+    slinky_doc_value *ports = slinky_doc_value_get(spec, "ports");
+    for (size_t i = 0; i < slinky_doc_value_size(ports); i++) {
+        slinky_doc_value *p = slinky_doc_value_at(ports, i);
+        def_str(p, "protocol", "TCP");
+        if (p && missing(p, "targetPort") && slinky_doc_value_get(p, "port"))
+            slinky_doc_value_object_set(p, "targetPort", slinky_doc_value_get(p, "port"));
+    }
+    const char *ip = slinky_doc_value_path_string(spec, "clusterIP", "");
+    bool headless = !strcmp(ip, "None");
+    if (external && !*slinky_doc_value_path_string(spec, "externalName", ""))
+        as_causes_add(c, "FieldValueRequired", "spec.externalName", "Required value");
+    if (!external && !headless && slinky_doc_value_size(ports) == 0)
+        as_causes_add(c, "FieldValueRequired", "spec.ports", "Required value");
+    /* an update keeps what was allocated; a changed cluster IP is refused */
+    const slinky_doc_value *ospec = old ? slinky_doc_value_get(old, "spec") : NULL;
+    const char *oip = slinky_doc_value_path_string(ospec, "clusterIP", "");
+    if (ospec && *oip && !external) {
+        if (!*ip) {
+            slinky_doc_value_object_set_string(spec, "clusterIP", oip);
+            ip = slinky_doc_value_path_string(spec, "clusterIP", "");
+        } else if (strcmp(ip, oip) != 0) {
+            as_causes_add(c, "FieldValueInvalid", "spec.clusterIPs[0]",
+                          "Invalid value: []string{\"%s\"}: may not change once set", ip);
+        }
+        const slinky_doc_value *oports = slinky_doc_value_get(ospec, "ports");
+        for (size_t i = 0; i < slinky_doc_value_size(ports); i++) {
+            slinky_doc_value *p = slinky_doc_value_at(ports, i);
+            if (!node_ports || !missing(p, "nodePort"))
+                continue;
+            for (size_t j = 0; j < slinky_doc_value_size(oports); j++) {
+                const slinky_doc_value *q = slinky_doc_value_at(oports, j);
+                if (slinky_doc_value_path_int(q, "port", -1) ==
+                        slinky_doc_value_path_int(p, "port", -2) &&
+                    slinky_doc_value_get(q, "nodePort"))
+                    slinky_doc_value_object_set(p, "nodePort", slinky_doc_value_get(q, "nodePort"));
+            }
+        }
+    }
+    if (external || c->n)
+        return;
+    svc_used u = {0};
+    const slinky_doc_value *md = slinky_doc_value_get(root, "metadata");
+    collect_used(s, &u, slinky_doc_value_path_string(md, "namespace", ""),
+                 slinky_doc_value_path_string(md, "name", ""));
+    if (!*ip) {
+        char buf[48];
+        for (unsigned n = 10; n < 16 * 65536; n++) {
+            snprintf(buf, sizeof(buf), "10.%u.%u.%u", 96 + n / 65536, (n / 256) % 256, n % 256);
+            if (n % 256 && !ip_used(&u, buf))
+                break;
+        }
+        slinky_doc_value_object_set_string(spec, "clusterIP", buf);
+        ip = slinky_doc_value_path_string(spec, "clusterIP", "");
+    } else if (!headless && (!ospec || strcmp(ip, oip) != 0)) {
+        if (!in_service_range(ip))
+            as_causes_add(c, "FieldValueInvalid", "spec.clusterIPs[0]",
+                          "Invalid value: \"%s\": failed to allocate IP %s: the provided IP (%s) "
+                          "is not in the valid range. The range of valid IPs is 10.96.0.0/12",
+                          ip, ip, ip);
+        else if (ip_used(&u, ip))
+            as_causes_add(c, "FieldValueInvalid", "spec.clusterIPs[0]",
+                          "Invalid value: \"%s\": failed to allocate IP %s: provided IP is already "
+                          "allocated",
+                          ip, ip);
+    }
+    set_cluster_ips(spec, ip);
+    for (size_t i = 0; node_ports && i < slinky_doc_value_size(ports); i++) {
+        slinky_doc_value *p = slinky_doc_value_at(ports, i);
+        char f[64];
+        snprintf(f, sizeof(f), "spec.ports[%zu].nodePort", i);
+        long long np = slinky_doc_value_path_int(p, "nodePort", 0);
+        if (!np) {
+            for (long k = 0; k <= NODEPORT_MAX - NODEPORT_MIN && !np; k++)
+                if (!u.ports[k])
+                    np = NODEPORT_MIN + k;
+            if (!np) {
+                as_causes_add(c, "FieldValueInvalid", f, "Invalid value: no node port left");
+                continue;
+            }
+            slinky_doc_value_object_set_int(p, "nodePort", np);
+        } else if (np < NODEPORT_MIN || np > NODEPORT_MAX) {
+            as_causes_add(c, "FieldValueInvalid", f,
+                          "Invalid value: %lld: provided port is not in the valid range. The "
+                          "range of valid ports is %d-%d",
+                          np, NODEPORT_MIN, NODEPORT_MAX);
+            continue;
+        } else if (u.ports[np - NODEPORT_MIN]) {
+            as_causes_add(c, "FieldValueInvalid", f,
+                          "Invalid value: %lld: provided port is already allocated", np);
+            continue;
+        }
+        u.ports[np - NODEPORT_MIN] = 1; /* two ports of this Service differ too */
+    }
+    free(u.ips);
+}

@@ -193,6 +193,41 @@ grep -q 'evicted' "$tmp/drain" || { cat "$tmp/drain"; fail "drain did not evict"
 K get pod dr-1 2>/dev/null && fail "drained pod still there"
 [ "$(jp node node-2 '{.spec.unschedulable}')" = true ] || fail "node not cordoned"
 
+step "Services: ClusterIP and NodePort allocation, defaults, immutable cluster IP"
+svc() { # name type [nodePort] [clusterIP]
+    cat <<YAML
+apiVersion: v1
+kind: Service
+metadata: {name: $1}
+spec:
+  type: $2
+  ${4:+clusterIP: $4}
+  selector: {app: web}
+  ports: [{name: http, port: 80${3:+, nodePort: $3}}]
+YAML
+}
+svc a ClusterIP | K apply -f -
+svc b NodePort | K apply -f -
+ipa=$(jp svc a '{.spec.clusterIP}'); ipb=$(jp svc b '{.spec.clusterIP}')
+case $ipa in 10.9[6-9].*|10.1[01][0-9].*) ;; *) fail "cluster IP $ipa not in 10.96.0.0/12" ;; esac
+[ "$ipa" != "$ipb" ] || fail "two services got $ipa"
+[ "$(jp svc a '{.spec.clusterIPs[0]} {.spec.sessionAffinity} {.spec.ports[0].protocol} {.spec.ports[0].targetPort} {.spec.internalTrafficPolicy} {.spec.ipFamilies[0]}')" = "$ipa None TCP 80 Cluster IPv4" ] || fail "service defaults: $(jp svc a '{.spec}')"
+np=$(jp svc b '{.spec.ports[0].nodePort}')
+[ "$np" -ge 30000 ] && [ "$np" -le 32767 ] || fail "node port $np"
+[ "$(jp svc b '{.spec.externalTrafficPolicy}')" = Cluster ] || fail "externalTrafficPolicy"
+refused "provided port is already allocated" bash -c "$(declare -f svc K); svc c NodePort $np | K apply -f -"
+refused "provided port is not in the valid range" bash -c "$(declare -f svc K); svc c NodePort 80 | K apply -f -"
+refused "provided IP is already allocated" bash -c "$(declare -f svc K); svc c ClusterIP '' $ipa | K apply -f -"
+refused "may not change once set" K patch svc a --type merge -p '{"spec":{"clusterIP":"10.96.200.200","clusterIPs":["10.96.200.200"]}}'
+K patch svc b --type merge -p '{"spec":{"ports":[{"name":"http","port":80}]}}' >/dev/null
+[ "$(jp svc b '{.spec.ports[0].nodePort}')" = "$np" ] || fail "node port not kept on update"
+refused "spec.ports: Required value" K create -f - <<YAML
+apiVersion: v1
+kind: Service
+metadata: {name: noports}
+spec: {selector: {app: web}}
+YAML
+
 step "ServiceAccount tokens: kubectl create token, then the token authenticates"
 K create serviceaccount builder
 tok=$(K create token builder --duration=20m)
