@@ -169,6 +169,56 @@ void as_kind_defaults(const as_rtype *rt, slinky_doc_value *root)
         slinky_doc_value *jt = obj_at(spec, "jobTemplate");
         if (jt && slinky_doc_value_get(jt, "spec"))
             job_defaults(obj_at(jt, "spec"));
+    } else if (is_kind(rt, "", "replicationcontrollers")) {
+        slinky_doc_value *spec = obj_at(root, "spec");
+        def_int(spec, "replicas", 1);
+        /* SetDefaults_ReplicationController: the selector (and labels) from the template */
+        const slinky_doc_value *tl = slinky_doc_value_path(spec, "template.metadata.labels");
+        if (tl && slinky_doc_value_size(tl) && missing(spec, "selector"))
+            slinky_doc_value_object_set(spec, "selector", tl);
+        slinky_doc_value *md = obj_at(root, "metadata");
+        if (tl && slinky_doc_value_size(tl) && missing(md, "labels"))
+            slinky_doc_value_object_set(md, "labels", tl);
+        template_defaults(spec);
+    } else if (is_kind(rt, "", "persistentvolumes")) {
+        slinky_doc_value *spec = obj_at(root, "spec");
+        def_str(spec, "persistentVolumeReclaimPolicy", "Retain");
+        def_str(spec, "volumeMode", "Filesystem");
+        def_str(obj_at(root, "status"), "phase", "Pending");
+    } else if (is_kind(rt, "networking.k8s.io", "networkpolicies")) {
+        slinky_doc_value *spec = obj_at(root, "spec"), *pt = NULL, *e = NULL;
+        if (spec && missing(spec, "policyTypes") &&
+            slinky_doc_value_object_put(&pt, spec, "policyTypes") == 0 &&
+            slinky_doc_value_set_array(pt) == 0) {
+            if (slinky_doc_value_array_append(&e, pt) == 0)
+                slinky_doc_value_set_string(e, "Ingress");
+            if (slinky_doc_value_size(slinky_doc_value_get(spec, "egress")) &&
+                slinky_doc_value_array_append(&e, pt) == 0)
+                slinky_doc_value_set_string(e, "Egress");
+        }
+    } else if (is_kind(rt, "storage.k8s.io", "storageclasses")) {
+        def_str(root, "reclaimPolicy", "Delete");
+        def_str(root, "volumeBindingMode", "Immediate");
+    } else if (is_kind(rt, "scheduling.k8s.io", "priorityclasses")) {
+        def_str(root, "preemptionPolicy", "PreemptLowerPriority");
+    } else if (is_kind(rt, "autoscaling", "horizontalpodautoscalers")) {
+        slinky_doc_value *spec = obj_at(root, "spec");
+        def_int(spec, "minReplicas", 1);
+        /* SetDefaults_HorizontalPodAutoscaler: 80% CPU when no metric is given */
+        slinky_doc_value *m = NULL;
+        if (spec && missing(spec, "metrics") && slinky_doc_value_object_put(&m, spec, "metrics") == 0 &&
+            slinky_doc_value_set_array(m) == 0) {
+            slinky_doc_value *e = NULL;
+            if (slinky_doc_value_array_append(&e, m) == 0) {
+                slinky_doc_value_set_object(e);
+                slinky_doc_value_object_set_string(e, "type", "Resource");
+                slinky_doc_value *r = obj_at(e, "resource");
+                slinky_doc_value_object_set_string(r, "name", "cpu");
+                slinky_doc_value *t = obj_at(r, "target");
+                slinky_doc_value_object_set_string(t, "type", "Utilization");
+                slinky_doc_value_object_set_int(t, "averageUtilization", 80);
+            }
+        }
     } else if (is_kind(rt, "", "pods")) {
         pod_spec_defaults(obj_at(root, "spec"));
         def_str(obj_at(root, "status"), "phase", "Pending");
@@ -426,6 +476,99 @@ void as_kind_validate(as_causes *c, const as_rtype *rt, const slinky_doc_value *
                           cp);
         job_valid(c, slinky_doc_value_path(spec, "jobTemplate.spec"), "spec.jobTemplate.spec",
                   false);
+    } else if (is_kind(rt, "", "persistentvolumes")) {
+        const slinky_doc_value *spec = slinky_doc_value_get(root, "spec");
+        if (missing(slinky_doc_value_get(spec, "capacity"), "storage"))
+            as_causes_add(c, "FieldValueRequired", "spec.capacity", "Required value");
+        if (slinky_doc_value_size(slinky_doc_value_get(spec, "accessModes")) == 0)
+            as_causes_add(c, "FieldValueRequired", "spec.accessModes", "Required value");
+        static const char *const sources[] = {
+            "hostPath", "local", "nfs", "csi", "iscsi", "fc", "rbd", "cephfs", "glusterfs",
+            "awsElasticBlockStore", "gcePersistentDisk", "azureDisk", "azureFile", "vsphereVolume",
+            "flexVolume", "cinder", "portworxVolume", "photonPersistentDisk", "quobyte",
+            "scaleIO", "storageos", "flocker"};
+        bool any = false;
+        for (size_t i = 0; i < AS_ARRAY_SIZE(sources) && !any; i++)
+            any = !missing(spec, sources[i]);
+        if (!any)
+            as_causes_add(c, "FieldValueRequired", "spec", "Required value: must specify a "
+                                                            "volume type");
+    } else if (is_kind(rt, "", "replicationcontrollers")) {
+        const slinky_doc_value *spec = slinky_doc_value_get(root, "spec");
+        if (slinky_doc_value_size(slinky_doc_value_get(spec, "selector")) == 0)
+            as_causes_add(c, "FieldValueRequired", "spec.selector", "Required value");
+        const slinky_doc_value *tpl = slinky_doc_value_get(spec, "template");
+        if (!tpl)
+            as_causes_add(c, "FieldValueRequired", "spec.template", "Required value");
+        else
+            containers_valid(c, slinky_doc_value_get(tpl, "spec"), "spec.template.spec");
+    } else if (!strcmp(rt->group, "rbac.authorization.k8s.io") &&
+               (!strcmp(rt->plural, "rolebindings") || !strcmp(rt->plural, "clusterrolebindings"))) {
+        const slinky_doc_value *ref = slinky_doc_value_get(root, "roleRef");
+        if (!*slinky_doc_value_path_string(ref, "kind", ""))
+            as_causes_add(c, "FieldValueRequired", "roleRef.kind", "Required value");
+        if (!*slinky_doc_value_path_string(ref, "name", ""))
+            as_causes_add(c, "FieldValueRequired", "roleRef.name", "Required value");
+        if (old && !same(old, root, "roleRef"))
+            as_causes_add(c, "FieldValueInvalid", "roleRef",
+                          "Invalid value: cannot change roleRef");
+    } else if (is_kind(rt, "networking.k8s.io", "ingresses")) {
+        const slinky_doc_value *rules = slinky_doc_value_path(root, "spec.rules");
+        for (size_t i = 0; i < slinky_doc_value_size(rules); i++) {
+            const slinky_doc_value *paths =
+                slinky_doc_value_path(slinky_doc_value_at(rules, i), "http.paths");
+            for (size_t j = 0; j < slinky_doc_value_size(paths); j++) {
+                char f[120];
+                snprintf(f, sizeof(f), "spec.rules[%zu].http.paths[%zu].pathType", i, j);
+                if (missing(slinky_doc_value_at(paths, j), "pathType"))
+                    as_causes_add(c, "FieldValueRequired", f,
+                                  "Required value: pathType must be specified");
+            }
+        }
+    } else if (is_kind(rt, "storage.k8s.io", "storageclasses")) {
+        if (!*slinky_doc_value_path_string(root, "provisioner", ""))
+            as_causes_add(c, "FieldValueRequired", "provisioner", "Required value");
+        if (old && !same(old, root, "parameters"))
+            as_causes_add(c, "FieldValueForbidden", "parameters",
+                          "Forbidden: updates to parameters are forbidden.");
+        if (old && !same(old, root, "provisioner"))
+            as_causes_add(c, "FieldValueForbidden", "provisioner",
+                          "Forbidden: updates to provisioner are forbidden.");
+    } else if (is_kind(rt, "scheduling.k8s.io", "priorityclasses")) {
+        const slinky_doc_value *v = slinky_doc_value_get(root, "value");
+        if (!v || slinky_doc_value_type(v) != SLINKY_DOC_INT)
+            as_causes_add(c, "FieldValueRequired", "value", "Required value");
+        if (old && !same(old, root, "value"))
+            as_causes_add(c, "FieldValueForbidden", "value",
+                          "Forbidden: may not be changed in an update.");
+    } else if (is_kind(rt, "autoscaling", "horizontalpodautoscalers")) {
+        const slinky_doc_value *spec = slinky_doc_value_get(root, "spec");
+        const slinky_doc_value *ref = slinky_doc_value_get(spec, "scaleTargetRef");
+        if (!*slinky_doc_value_path_string(ref, "kind", ""))
+            as_causes_add(c, "FieldValueRequired", "spec.scaleTargetRef.kind", "Required value");
+        if (!*slinky_doc_value_path_string(ref, "name", ""))
+            as_causes_add(c, "FieldValueRequired", "spec.scaleTargetRef.name", "Required value");
+        long long max = slinky_doc_value_path_int(spec, "maxReplicas", 0);
+        long long min = slinky_doc_value_path_int(spec, "minReplicas", 1);
+        if (max < 1)
+            as_causes_add(c, "FieldValueInvalid", "spec.maxReplicas",
+                          "Invalid value: %lld: must be greater than or equal to 1", max);
+        else if (min > max)
+            as_causes_add(c, "FieldValueInvalid", "spec.maxReplicas",
+                          "Invalid value: %lld: must be greater than or equal to `minReplicas`",
+                          max);
+    } else if (is_kind(rt, "discovery.k8s.io", "endpointslices")) {
+        const char *at = slinky_doc_value_path_string(root, "addressType", "");
+        if (!*at)
+            as_causes_add(c, "FieldValueRequired", "addressType", "Required value");
+        else if (strcmp(at, "IPv4") && strcmp(at, "IPv6") && strcmp(at, "FQDN"))
+            as_causes_add(c, "FieldValueNotSupported", "addressType",
+                          "Unsupported value: \"%s\": supported values: \"FQDN\", \"IPv4\", "
+                          "\"IPv6\"",
+                          at);
+        if (old && !same(old, root, "addressType"))
+            as_causes_add(c, "FieldValueInvalid", "addressType",
+                          "Invalid value: field is immutable");
     } else if (is_kind(rt, "policy", "poddisruptionbudgets")) {
         const slinky_doc_value *spec = slinky_doc_value_get(root, "spec");
         if (!missing(spec, "minAvailable") && !missing(spec, "maxUnavailable"))

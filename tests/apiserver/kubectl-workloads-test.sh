@@ -228,6 +228,115 @@ metadata: {name: noports}
 spec: {selector: {app: web}}
 YAML
 
+step "more built-in kinds: PV, RC, LimitRange, ResourceQuota, RBAC, NetworkPolicy, Ingress, StorageClass, PriorityClass, HPA v2, APIService, EndpointSlice"
+cat <<YAML | K apply -f -
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv1}
+spec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce], hostPath: {path: /tmp/pv1}}
+---
+apiVersion: v1
+kind: ReplicationController
+metadata: {name: rc1}
+spec:
+  template:
+    metadata: {labels: {app: rc1}}
+    spec: {containers: [{name: c, image: busybox:1.36}]}
+---
+apiVersion: v1
+kind: LimitRange
+metadata: {name: lr}
+spec: {limits: [{type: Container, default: {cpu: 500m}}]}
+---
+apiVersion: v1
+kind: ResourceQuota
+metadata: {name: rq}
+spec: {hard: {pods: "10"}}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata: {name: reader}
+rules: [{apiGroups: [""], resources: [configmaps], verbs: [get, list]}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata: {name: reader}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: reader}
+subjects: [{kind: ServiceAccount, name: default, namespace: default}]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: all-reader}
+rules: [{apiGroups: ["*"], resources: ["*"], verbs: [get]}]
+---
+apiVersion: networking.k8s.io/v1
+kind: NetworkPolicy
+metadata: {name: np}
+spec: {podSelector: {}, egress: [{}]}
+---
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: ing}
+spec:
+  rules: [{http: {paths: [{path: /, pathType: Prefix, backend: {service: {name: a, port: {number: 80}}}}]}}]
+---
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: fast}
+provisioner: example.com/fast
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: high}
+value: 1000
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: api}
+spec: {scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: api}, maxReplicas: 5}
+---
+apiVersion: apiregistration.k8s.io/v1
+kind: APIService
+metadata: {name: v1beta1.metrics.k8s.io}
+spec: {group: metrics.k8s.io, version: v1beta1, groupPriorityMinimum: 100, versionPriority: 100}
+---
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata: {name: web-1, labels: {kubernetes.io/service-name: web}}
+addressType: IPv4
+endpoints: [{addresses: [10.0.0.5]}]
+ports: [{port: 80}]
+YAML
+[ "$(jp pv pv1 '{.spec.persistentVolumeReclaimPolicy} {.spec.volumeMode} {.status.phase}')" = "Retain Filesystem Pending" ] || fail "pv defaults"
+[ "$(jp rc rc1 '{.spec.replicas} {.spec.selector.app} {.metadata.labels.app}')" = "1 rc1 rc1" ] || fail "rc defaults"
+K scale rc rc1 --replicas 2 >/dev/null
+[ "$(jp netpol np '{.spec.policyTypes[*]}')" = "Ingress Egress" ] || fail "netpol policyTypes"
+[ "$(jp sc fast '{.reclaimPolicy} {.volumeBindingMode}')" = "Delete Immediate" ] || fail "storageclass defaults"
+[ "$(jp pc high '{.preemptionPolicy}')" = PreemptLowerPriority ] || fail "priorityclass default"
+[ "$(jp hpa api '{.spec.minReplicas} {.spec.metrics[0].resource.name} {.spec.metrics[0].resource.target.averageUtilization}')" = "1 cpu 80" ] || fail "hpa defaults"
+K get apiservice v1beta1.metrics.k8s.io >/dev/null
+K get endpointslices web-1 >/dev/null
+refused "roleRef: Invalid value: cannot change roleRef" K patch rolebinding reader --type merge -p '{"roleRef":{"name":"other"}}'
+refused "pathType must be specified" K create -f - <<YAML
+apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata: {name: bad}
+spec: {rules: [{http: {paths: [{path: /, backend: {service: {name: a, port: {number: 80}}}}]}}]}
+YAML
+refused "Required value: must specify a volume type" K create -f - <<YAML
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: bad}
+spec: {capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce]}
+YAML
+refused "spec.maxReplicas: Invalid value: 0" K patch hpa api --type merge -p '{"spec":{"maxReplicas":0}}'
+refused "value: Forbidden: may not be changed in an update" K patch pc high --type merge -p '{"value":5}'
+refused "provisioner: Required value" K create -f - <<YAML
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata: {name: bad}
+YAML
+
 step "ServiceAccount tokens: kubectl create token, then the token authenticates"
 K create serviceaccount builder
 tok=$(K create token builder --duration=20m)
