@@ -11,6 +11,23 @@
 /* dispatch                                                           */
 /* ------------------------------------------------------------------ */
 
+/* kube-apiserver's verb of a resource request */
+static const char *verb_of(const as_req *req, const as_route *route)
+{
+    const char *m = req->method;
+    if (!strcmp(m, "GET"))
+        return route->name ? "get" : as_query_bool(req, "watch") ? "watch" : "list";
+    if (!strcmp(m, "POST"))
+        return "create";
+    if (!strcmp(m, "PUT"))
+        return "update";
+    if (!strcmp(m, "PATCH"))
+        return "patch";
+    if (!strcmp(m, "DELETE"))
+        return route->name ? "delete" : "deletecollection";
+    return "unknown";
+}
+
 static int handle_resource(as_server *s, const as_req *req, as_resp *resp, const as_route *route)
 {
     as_version *ver = NULL;
@@ -18,6 +35,8 @@ static int handle_resource(as_server *s, const as_req *req, as_resp *resp, const
     if (!rt)
         return as_resp_status(resp, 404, "NotFound",
                               "the server could not find the requested resource", NULL);
+    if (as_rbac_check(s, req, route, verb_of(req, route), resp))
+        return 403;
     const char *ns = route->ns;
     if (!rt->namespaced && ns)
         return as_resp_status(resp, 404, "NotFound",

@@ -469,6 +469,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     req.content_type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type");
     req.accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Accept");
     req.user_agent = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "User-Agent");
+    char sa_ns[256] = "", sa_name[256] = "";
+    if (st->client >= (long)s->n_tokens) {
+        pthread_mutex_lock(&s->client_lock);
+        size_t j = (size_t)st->client - s->n_tokens;
+        if (j < s->n_sa_tokens) {
+            snprintf(sa_ns, sizeof(sa_ns), "%s", s->sa_tokens[j].ns);
+            snprintf(sa_name, sizeof(sa_name), "%s", s->sa_tokens[j].name);
+            req.sa_ns = sa_ns;
+            req.sa_name = sa_name;
+        }
+        pthread_mutex_unlock(&s->client_lock);
+    }
     req.body = st->body.data ? st->body.data : "";
     req.body_len = st->body.len;
     bool admin = strncmp(url, "/admin/", 7) == 0;

@@ -44,7 +44,9 @@ static void usage(FILE *f)
             "                         requests in flight per token, 429 beyond (default 1000;\n"
             "                         0: no cap)\n"
             "  --wal-compact-bytes N  compact the log (new snapshot) once it is bigger than N\n"
-            "                         and than the live data (default 64 KiB)\n");
+            "                         and than the live data (default 64 KiB)\n"
+            "  --authorization-mode M AlwaysAllow (default) or RBAC: ServiceAccount tokens may\n"
+            "                         do what their (Cluster)RoleBindings allow, others 403\n");
 }
 
 /* A non-negative decimal without overflow; -1 when it is not one. */
@@ -260,7 +262,7 @@ int main(int argc, char **argv)
     enum {
         O_PORT = 1000, O_PORT_FILE, O_TOKEN_FILE, O_KUBECONFIG, O_INSECURE, O_CERT, O_KEY,
         O_CA, O_CRD_DIR, O_DATA_DIR, O_HISTORY, O_BOOKMARK, O_FAULTS, O_ADMIN_TOKEN, O_HELP, O_CA_FILE, O_LOG,
-        O_MAX_BODY, O_READ_TIMEOUT, O_MAX_PER_CLIENT, O_COMPACT
+        O_MAX_BODY, O_READ_TIMEOUT, O_MAX_PER_CLIENT, O_COMPACT, O_AUTHZ
     };
     static const struct option opts[] = {
         {"port", required_argument, NULL, O_PORT},
@@ -284,6 +286,7 @@ int main(int argc, char **argv)
         {"read-timeout", required_argument, NULL, O_READ_TIMEOUT},
         {"max-requests-per-client", required_argument, NULL, O_MAX_PER_CLIENT},
         {"wal-compact-bytes", required_argument, NULL, O_COMPACT},
+        {"authorization-mode", required_argument, NULL, O_AUTHZ},
         {NULL, 0, NULL, 0}};
     int port = 0;
     const char *port_file = NULL, *token_file = NULL, *kubeconfig = NULL, *cert_file = NULL;
@@ -293,6 +296,7 @@ int main(int argc, char **argv)
     long history = 10000, bookmark = 5000;
     long max_body = 3L * 1024 * 1024, read_timeout = 20, max_per_client = 1000;
     long compact = 64L * 1024;
+    bool rbac = false;
     int c;
     while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
         switch (c) {
@@ -353,6 +357,13 @@ int main(int argc, char **argv)
         case O_COMPACT:
             compact = parse_count(optarg);
             break;
+        case O_AUTHZ:
+            if (strcmp(optarg, "RBAC") && strcmp(optarg, "AlwaysAllow")) {
+                usage(stderr);
+                return 2;
+            }
+            rbac = !strcmp(optarg, "RBAC");
+            break;
         case O_CA_FILE:
             ca_out = optarg;
             break;
@@ -385,6 +396,7 @@ int main(int argc, char **argv)
     s.read_timeout_s = (unsigned)read_timeout;
     s.max_per_client = (unsigned)max_per_client;
     s.compact_bytes = (size_t)compact;
+    s.rbac = rbac;
     if (token_file && load_tokens(&s, token_file, &s.tokens, &s.n_tokens) != 0) {
         fprintf(stderr, "slinky-apiserver: --token-file %s: %s\n", token_file,
                 slinky_error_last()->message);

@@ -30,6 +30,8 @@ typedef struct as_req {
     const char *user_agent;
     const char *body;
     size_t body_len;
+    /* the ServiceAccount whose token authenticated the request, or NULL/NULL */
+    const char *sa_ns, *sa_name;
 } as_req;
 
 typedef struct as_resp {

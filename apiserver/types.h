@@ -110,6 +110,7 @@ typedef struct as_server {
     size_t compact_bytes; /* compact once the log is this big and bigger than the live data */
     bool wal_broken;      /* a failed append could not be cut off: writes fail */
     unsigned long compactions;
+    bool rbac; /* --authorization-mode=RBAC: ServiceAccount tokens get what their bindings allow */
     bool replaying;
     atomic_ulong requests;
     /* hostile clients (http.c): limits per request and per client */

@@ -3,7 +3,7 @@
  * watch (watch.c), Table output (table.c), POST and PUT (write.c), PATCH
  * (patch.c), server-side apply (apply.c), DELETE and deletecollection
  * (delete.c), pod eviction and binding (pods.c), ServiceAccount tokens
- * (tokens.c), discovery (discovery.c) and
+ * (tokens.c), RBAC for their requests (rbac.c), discovery (discovery.c) and
  * OpenAPI (openapi.c).
  *
  * Threads: as_do_* and the documents run with as_server.lock held; the
@@ -31,6 +31,12 @@ int as_do_token_request(hctx *h);
  * as_server.lock itself; call it without them).
  */
 long as_sa_token_lookup(as_server *s, const char *token);
+/**
+ * With s->rbac, may the request's ServiceAccount (req->sa_*) do `verb` on
+ * the route? 0, or 403 written to resp (as_server.lock held).
+ */
+int as_rbac_check(as_server *s, const as_req *req, const as_route *route, const char *verb,
+                  as_resp *resp);
 /** PATCH application/apply-patch+yaml. */
 int as_apply_patch(hctx *h);
 
