@@ -79,6 +79,11 @@ bool as_status_write(const hctx *h);
 void as_managed_update(hctx *h, const slinky_doc_value *old, slinky_doc_value *root,
                        const char *operation);
 
+/* ---- events.c: v1 and events.k8s.io/v1 Events are the same objects ------- */
+
+/** After a write (deleted: a removal) of an Event: the same in the other group. */
+void as_events_mirror(hctx *h, const as_rtype *rt, const slinky_doc_value *root, bool deleted);
+
 /* ---- hooks.c: kind-specific behaviour ----------------------------------- */
 
 void as_hook_before_create(hctx *h, slinky_doc_value *root);

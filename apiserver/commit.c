@@ -445,6 +445,7 @@ int as_remove_object(hctx *h, as_rtype *rt, as_obj *prev, slinky_doc_value *fina
     }
     if (strcmp(rt->plural, "customresourcedefinitions") == 0 && rt->builtin)
         as_registry_remove_crd(s, final_root);
+    as_events_mirror(h, rt, final_root, true);
     if (uid && *uid)
         collect_garbage(h, uid, ns ? ns : "", orphan);
     /* owners waiting in the foreground for this dependent */

@@ -100,6 +100,7 @@ void as_hook_before_create(hctx *h, slinky_doc_value *root)
 
 void as_hook_after_write(hctx *h, const slinky_doc_value *root)
 {
+    as_events_mirror(h, h->rt, root, false);
     if (is(h, "apiextensions.k8s.io", "customresourcedefinitions") &&
         !slinky_doc_value_path(root, "metadata.deletionTimestamp"))
         as_registry_apply_crd(h->s, root);

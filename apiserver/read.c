@@ -34,7 +34,7 @@ int as_do_get(hctx *h)
         char meta[64];
         snprintf(meta, sizeof(meta), "{\"resourceVersion\":\"%llu\"}",
                  (unsigned long long)o->rv);
-        return as_table_render(&h->resp->body, h->s, h->rt, h->ver->name, &o, 1, meta);
+        return as_table_render(&h->resp->body, h->s, h->rt, h->ver->name, as_table_full(h->req), &o, 1, meta);
     }
     return as_resp_json(h->resp, 200, o->json, o->json_len);
 }
@@ -230,7 +230,8 @@ int as_do_list(hctx *h)
     resp->status = 200;
     resp->content_type = "application/json";
     if (as_wants_table(h->req)) {
-        as_table_render(&resp->body, s, h->rt, h->ver->name, sel, ns_count, meta);
+        as_table_render(&resp->body, s, h->rt, h->ver->name, as_table_full(h->req), sel, ns_count,
+                        meta);
     } else if (sel) {
         /*
          * The envelope now; the items are streamed from their stored JSON

@@ -67,6 +67,7 @@ typedef struct hctx {
     as_resp *resp;
     bool body_dry_run; /* DeleteOptions.dryRun */
     bool managed_done; /* server-side apply already wrote managedFields */
+    bool mirroring;    /* events.c is writing the other group's copy of an Event */
 } hctx;
 
 /* ---- query and body --------------------------------------------------- */

@@ -10,6 +10,12 @@
 #include <string.h>
 #include <time.h>
 
+bool as_table_full(const as_req *req)
+{
+    const char *v = as_req_query(req, "includeObject");
+    return v && !strcmp(v, "Object");
+}
+
 bool as_wants_table(const as_req *req)
 {
     return req->accept && strstr(req->accept, "as=Table") != NULL;
@@ -173,7 +179,7 @@ static void put_cell(as_buf *b, const column *c, const slinky_doc_value *root)
     }
 }
 
-int as_table_render(as_buf *out, as_server *s, as_rtype *rt, const char *version,
+int as_table_render(as_buf *out, as_server *s, as_rtype *rt, const char *version, bool full,
                     as_obj **items, size_t n, const char *list_meta_json)
 {
     (void)s;
@@ -225,6 +231,14 @@ int as_table_render(as_buf *out, as_server *s, as_rtype *rt, const char *version
             if (j)
                 as_buf_putc(out, ',');
             put_cell(out, &cols[j], root);
+        }
+        if (full) {
+            /* includeObject=Object (kubectl --sort-by): the whole object */
+            as_buf_puts(out, "],\"object\":");
+            as_buf_put(out, items[i]->json, items[i]->json_len);
+            as_buf_putc(out, '}');
+            slinky_doc_free(d);
+            continue;
         }
         as_buf_puts(out, "],\"object\":{\"kind\":\"PartialObjectMetadata\",\"apiVersion\":"
                               "\"meta.k8s.io/v1\",\"metadata\":");

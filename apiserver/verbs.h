@@ -55,7 +55,10 @@ void as_watch_fault(as_watch *w, unsigned close_after, bool send_410);
 /* ---- table.c ------------------------------------------------------------------ */
 
 bool as_wants_table(const as_req *req);
-int as_table_render(as_buf *out, as_server *s, as_rtype *rt, const char *version,
+/** includeObject=Object: Table rows carry the whole object. */
+bool as_table_full(const as_req *req);
+/** A meta.k8s.io/v1 Table; rows carry the whole object when `full` (includeObject=Object). */
+int as_table_render(as_buf *out, as_server *s, as_rtype *rt, const char *version, bool full,
                     as_obj **items, size_t n, const char *list_meta_json);
 
 /* ---- discovery.c, openapi.c ------------------------------------------------------ */

@@ -24,6 +24,7 @@ struct as_watch {
     size_t off;
     bool bookmarks;
     bool table;
+    bool table_full; /* includeObject=Object */
     bool done;
     bool end_after_pending;
     struct timespec deadline;
@@ -60,7 +61,7 @@ static void queue_event(as_watch *w, const char *type, const as_obj *o)
     as_buf_printf(&w->pending, "{\"type\":\"%s\",\"object\":", type);
     if (w->table) {
         as_obj *one = (as_obj *)o;
-        as_table_render(&w->pending, w->s, w->rt, w->version, &one, 1, NULL);
+        as_table_render(&w->pending, w->s, w->rt, w->version, w->table_full, &one, 1, NULL);
     } else {
         as_buf_put(&w->pending, o->json, o->json_len);
     }
@@ -151,6 +152,7 @@ int as_watch_start(as_server *s, const as_req *req, as_resp *resp, as_rtype *rt,
     const char *v = as_req_query(req, "allowWatchBookmarks");
     w->bookmarks = v && as_parse_bool(&b, v) == 0 && b;
     w->table = as_wants_table(req);
+    w->table_full = as_table_full(req);
     /* timeoutSeconds: a non-negative int64 (400 otherwise), 0 = default, at most an hour */
     const char *ts = as_req_query(req, "timeoutSeconds");
     uint64_t timeout = 1800;

@@ -347,6 +347,43 @@ refused 'serviceaccounts "nobody" not found' K create token nobody
 K delete serviceaccount builder
 refused "Unauthorized" K --token="$tok" get configmaps
 
+step "kubectl get events --sort-by=.lastTimestamp lists the events in order"
+for e in "late 2026-01-02T00:00:00Z" "early 2026-01-01T00:00:00Z"; do
+    set -- $e
+    cat <<YAML | K create -f - >/dev/null
+apiVersion: v1
+kind: Event
+metadata: {name: ev-$1}
+involvedObject: {kind: Pod, name: p-$1, namespace: default}
+reason: R$1
+message: event $1
+type: Normal
+lastTimestamp: "$2"
+YAML
+done
+K get events --sort-by=.lastTimestamp > "$tmp/events"
+cat "$tmp/events"
+[ "$(grep -o 'event [a-z]*' "$tmp/events" | tr '\n' ' ')" = "event early event late " ] || fail "events not listed in order"
+# events.k8s.io/v1 serves the same events, converted (and the other way round)
+[ "$(jp events.v1.events.k8s.io ev-early '{.note} {.regarding.name} {.deprecatedLastTimestamp}')" = "event early p-early 2026-01-01T00:00:00Z" ] || fail "events.k8s.io view"
+[ "$(jp events.v1.events.k8s.io ev-early '{.metadata.uid}')" = "$(jp events.v1. ev-early '{.metadata.uid}')" ] || fail "not the same event"
+cat <<YAML | K create -f - >/dev/null
+apiVersion: events.k8s.io/v1
+kind: Event
+metadata: {name: ev-new}
+eventTime: "2026-01-03T00:00:00.000000Z"
+reportingController: test/ctl
+reportingInstance: test-1
+action: Tested
+reason: Rnew
+note: event new
+type: Normal
+regarding: {kind: Pod, name: p-new, namespace: default}
+YAML
+[ "$(jp events.v1. ev-new '{.message} {.involvedObject.name} {.reportingComponent}')" = "event new p-new test/ctl" ] || fail "core view of an events.k8s.io event"
+K delete events.v1.events.k8s.io ev-new >/dev/null
+K get events.v1. ev-new 2>/dev/null && fail "deleted in one group, still in the other"
+
 step "garbage collection: kubectl delete --cascade=background|orphan|foreground"
 owner_of() { # name owner-name owner-uid [finalizer]
     cat <<YAML
