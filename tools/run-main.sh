@@ -47,7 +47,7 @@ cleanup() {
 
 step "local Kubernetes API server"
 data_flag=()
-"$B/tools/slinky-apiserver/slinky-apiserver" --help 2>&1 | grep -q -- --data-dir && data_flag=(--data-dir "$W/api-data")
+"$B/apiserver/slinky-apiserver" --help 2>&1 | grep -q -- --data-dir && data_flag=(--data-dir "$W/api-data")
 "$src/tests/apiserver/start-apiserver.sh" "$W/api" "${data_flag[@]}"
 trap cleanup EXIT
 export KUBECONFIG=$W/api/kubeconfig

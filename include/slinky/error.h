@@ -69,6 +69,19 @@ SLINKY_API void slinky_error_clear(void);
  */
 SLINKY_API const char *slinky_error_name(int code);
 
+/* ------------------------------------------------------------------ */
+/* Recording errors from programs and callbacks (issue 20)            */
+/* ------------------------------------------------------------------ */
+
+/**
+ * Record `code` (a negative slinky_status; 0 or a positive value becomes
+ * SLINKY_ERROR) with a printf-style message as this thread's last error, so
+ * a program's own functions, and callbacks the library calls, report through
+ * slinky_error_last() like the library does. The message is cut at 4095
+ * bytes. Returns the recorded code. Thread safe (per-thread state).
+ */
+SLINKY_API int slinky_error_set(int code, const char *fmt, ...) SLINKY_PRINTF(2, 3);
+
 SLINKY_END_DECLS
 
 #endif

@@ -5,11 +5,11 @@
 # when --enable-faults is given), DIR/port, DIR/kubeconfig (TLS, CA data,
 # token, namespace "default"), DIR/ca.crt, DIR/pid and DIR/apiserver.log, and
 # returns once /readyz answers. Stop it with stop-apiserver.sh DIR.
-# The binary: $SLINKY_APISERVER_BIN, else $SLINKY_BUILD_DIR/tools/slinky-apiserver/slinky-apiserver.
+# The binary: $SLINKY_APISERVER_BIN, else $SLINKY_BUILD_DIR/apiserver/slinky-apiserver.
 set -eu
 dir=${1:?usage: start-apiserver.sh DIR [server flags...]}
 shift
-bin=${SLINKY_APISERVER_BIN:-${SLINKY_BUILD_DIR:-$(dirname "$0")/../../build}/tools/slinky-apiserver/slinky-apiserver}
+bin=${SLINKY_APISERVER_BIN:-${SLINKY_BUILD_DIR:-$(dirname "$0")/../../build}/apiserver/slinky-apiserver}
 if [ ! -x "$bin" ]; then
     echo "start-apiserver.sh: no server binary at $bin (set SLINKY_APISERVER_BIN or SLINKY_BUILD_DIR)" >&2
     exit 1

@@ -7,7 +7,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "handlers.h"
+#include "pure.h"
 
 static slinky_doc *parse(const char *json)
 {

@@ -7,7 +7,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "apiserver.h"
+#include "pure.h"
 
 static void check(const char *target, const char *patch, const char *want)
 {

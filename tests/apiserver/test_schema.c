@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "apiserver.h"
+#include "pure.h"
 
 static const char *k_schema =
     "{\"type\":\"object\",\"properties\":{\"spec\":{\"type\":\"object\","

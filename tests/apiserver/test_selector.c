@@ -7,7 +7,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "apiserver.h"
+#include "pure.h"
 
 static slinky_doc *labels(const char *json)
 {

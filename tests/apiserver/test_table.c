@@ -7,7 +7,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "apiserver.h"
+#include "pure.h"
 
 static void test_human_duration(void **state)
 {

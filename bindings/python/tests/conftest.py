@@ -14,7 +14,7 @@ BUILD = os.environ.get("SLINKY_BUILD_DIR", os.path.join(SRC, "build"))
 
 def server_bin():
     return os.environ.get("SLINKY_APISERVER_BIN",
-                          os.path.join(BUILD, "tools/slinky-apiserver/slinky-apiserver"))
+                          os.path.join(BUILD, "apiserver/slinky-apiserver"))
 
 
 def rss_kib():

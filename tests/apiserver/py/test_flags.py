@@ -14,7 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def binary():
     b = os.environ.get("SLINKY_APISERVER_BIN") or os.path.join(
-        os.environ.get("SLINKY_BUILD_DIR", ""), "tools", "slinky-apiserver", "slinky-apiserver")
+        os.environ.get("SLINKY_BUILD_DIR", ""), "apiserver", "slinky-apiserver")
     assert os.access(b, os.X_OK), b
     return b
 
