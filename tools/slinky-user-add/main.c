@@ -8,12 +8,14 @@
 
 #include "slinky.h"
 
+#include "../common/cli.h"
+
 enum { EX_OK = 0, EX_FAIL = 1, EX_USAGE = 2, EX_CONFLICT = 3, EX_INVALID = 4, EX_NOLEDGER = 5 };
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: slinky-user-add NAME [options]\n"
+            "usage: %s NAME [options]\n"
             "\n"
             "Record user NAME in the identity ledger (uid/gid allocated by the ledger) and\n"
             "converge the chosen sinks. Running the same command again changes nothing.\n"
@@ -35,10 +37,11 @@ static void usage(FILE *f)
             "  --kubeconfig F, --namespace NS where the kube sink writes its Secret\n"
             "  --actor NAME       who is recorded as the author (default $USER)\n"
             "  --dry-run          print the events that would be recorded; change nothing\n"
-            "  -h, --help         this text\n"
+            CLI_COMMON_HELP
             "\n"
             "exit codes: 0 ok (also: nothing to do), 1 failure, 2 usage, 3 conflict (name or\n"
-            "id taken, sink conflict), 4 invalid input (name, key, uid), 5 no ledger\n");
+            "id taken, sink conflict), 4 invalid input (name, key, uid), 5 no ledger\n",
+            cli_prog);
 }
 
 static int code_of(int status)
@@ -56,7 +59,7 @@ static int code_of(int status)
 static int die(const char *what)
 {
     const slinky_error *e = slinky_error_last();
-    fprintf(stderr, "slinky-user-add: %s: %s\n", what, e->message);
+    fprintf(stderr, "%s: %s: %s\n", cli_prog, what, e->message);
     return code_of(e->code);
 }
 
@@ -69,7 +72,7 @@ static int read_keys(keyin **keys, size_t *n, const char *file)
 {
     FILE *f = fopen(file, "r");
     if (!f) {
-        fprintf(stderr, "slinky-user-add: --ssh-key-file %s: ", file);
+        fprintf(stderr, "%s: --ssh-key-file %s: ", cli_prog, file);
         perror(NULL);
         return EX_INVALID;
     }
@@ -88,7 +91,7 @@ static int read_keys(keyin **keys, size_t *n, const char *file)
         if (!*p || *p == '#')
             continue;
         if (slinky_ledger_ssh_key_check(p) < 0) {
-            fprintf(stderr, "slinky-user-add: %s line %d: %s\n", file, lineno,
+            fprintf(stderr, "%s: %s line %d: %s\n", cli_prog, file, lineno,
                     slinky_error_last()->message);
             rc = EX_INVALID;
             break;
@@ -108,7 +111,7 @@ static int read_keys(keyin **keys, size_t *n, const char *file)
         count++;
     }
     if (rc == EX_OK && count == 0) {
-        fprintf(stderr, "slinky-user-add: %s holds no public key\n", file);
+        fprintf(stderr, "%s: %s holds no public key\n", cli_prog, file);
         rc = EX_INVALID;
     }
     free(line);
@@ -191,9 +194,8 @@ static int record_event(ctx *c, slinky_ledger_event *ev)
 
 int main(int argc, char **argv)
 {
-    const char *ledger_path = getenv("SLINKY_LEDGER");
-    if (!ledger_path || !*ledger_path)
-        ledger_path = "/var/lib/slinky/ledger";
+    cli_init(argv, "slinky-user-add");
+    const char *ledger_path = NULL;
     const char *account = NULL, *apply = NULL, *root = "/", *incarnation = NULL;
     const char *sacctmgr = NULL, *kanidm = NULL, *gecos = NULL, *shell = NULL, *home = NULL;
     const char *actor = NULL, *kubeconfig = NULL, *kube_ns = NULL;
@@ -209,16 +211,16 @@ int main(int argc, char **argv)
         {"sacctmgr", 1, 0, 'S'},     {"kanidm", 1, 0, 'K'},     {"gecos", 1, 0, 'c'},
         {"shell", 1, 0, 's'},        {"home", 1, 0, 'd'},       {"actor", 1, 0, 'w'},
         {"kubeconfig", 1, 0, 'C'},   {"namespace", 1, 0, 'N'},  {"help", 0, 0, 'h'},
-        {0, 0, 0, 0}};
-    int o;
-    while ((o = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        CLI_LONGOPTS,                {0, 0, 0, 0}};
+    int o, orc;
+    while ((o = getopt_long(argc, argv, "hv:q", lo, NULL)) != -1) {
         switch (o) {
         case 'k': keyfiles[nkeyfiles++] = optarg; break;
         case 'u': {
             char *e = NULL;
             uid = strtoul(optarg, &e, 10);
             if (!*optarg || *e || uid == 0 || uid > 0x7fffffffUL) {
-                fprintf(stderr, "slinky-user-add: --uid '%s' is not a valid uid\n", optarg);
+                fprintf(stderr, "%s: --uid '%s' is not a valid uid\n", cli_prog, optarg);
                 return EX_INVALID;
             }
             break;
@@ -239,30 +241,37 @@ int main(int argc, char **argv)
         case 'C': kubeconfig = optarg; break;
         case 'N': kube_ns = optarg; break;
         case 'h': usage(stdout); return EX_OK;
-        default: usage(stderr); return EX_USAGE;
+        default:
+            if ((orc = cli_option(o, optarg, usage)) >= 0)
+                return orc;
+            break;
         }
     }
     if (optind != argc - 1) {
-        fprintf(stderr, "slinky-user-add: exactly one user NAME is required\n");
+        fprintf(stderr, "%s: exactly one user NAME is required\n", cli_prog);
         usage(stderr);
         return EX_USAGE;
     }
     const char *name = argv[optind];
+    if (!ledger_path)
+        ledger_path = getenv("SLINKY_LEDGER");
+    if (!ledger_path || !*ledger_path)
+        ledger_path = "/var/lib/slinky/ledger";
     /* validate every input before writing anything */
     if (!slinky_ledger_name_is_valid(name)) {
-        fprintf(stderr, "slinky-user-add: '%s' is not a portable user name (lowercase letters, "
-                        "digits, '_', '-', '.', starting with a letter or '_', at most 32)\n",
+        fprintf(stderr, "%s: '%s' is not a portable user name (lowercase letters, "
+                        "digits, '_', '-', '.', starting with a letter or '_', at most 32)\n", cli_prog,
                 name);
         return EX_INVALID;
     }
     for (size_t i = 0; i < ngroups; i++)
         if (!slinky_ledger_name_is_valid(groups[i])) {
-            fprintf(stderr, "slinky-user-add: --group '%s' is not a valid group name\n",
+            fprintf(stderr, "%s: --group '%s' is not a valid group name\n", cli_prog,
                     groups[i]);
             return EX_INVALID;
         }
     if (account && !slinky_ledger_name_is_valid(account)) {
-        fprintf(stderr, "slinky-user-add: --account '%s' is not a valid account name\n",
+        fprintf(stderr, "%s: --account '%s' is not a valid account name\n", cli_prog,
                 account);
         return EX_INVALID;
     }
@@ -279,8 +288,8 @@ int main(int argc, char **argv)
             else if (!strcmp(t, "kube"))
                 sinks |= SLINKY_LEDGER_SINK_KUBE;
             else {
-                fprintf(stderr, "slinky-user-add: --apply: unknown sink '%s' (posix, slurm, "
-                                "kanidm, kube)\n",
+                fprintf(stderr, "%s: --apply: unknown sink '%s' (posix, slurm, "
+                                "kanidm, kube)\n", cli_prog,
                         t);
                 free(s);
                 return EX_USAGE;
@@ -301,7 +310,7 @@ int main(int argc, char **argv)
     int rc = EX_OK;
     if (slinky_ledger_open(&c.l, ledger_path) < 0) {
         rc = die("open ledger");
-        fprintf(stderr, "slinky-user-add: create one with: slinkyctl ledger --ledger %s init\n",
+        fprintf(stderr, "%s: create one with: slinkyctl ledger --ledger %s init\n", cli_prog,
                 ledger_path);
         goto out;
     }
@@ -312,12 +321,12 @@ int main(int argc, char **argv)
         const char *state = slinky_doc_value_path_string(r, "state", "active");
         int64_t have = slinky_doc_value_path_int(r, "uid", 0);
         if (!strcmp(state, "deleted")) {
-            fprintf(stderr, "slinky-user-add: user '%s' was deleted; names and ids are never "
-                            "reused\n",
+            fprintf(stderr, "%s: user '%s' was deleted; names and ids are never "
+                            "reused\n", cli_prog,
                     name);
             rc = EX_CONFLICT;
         } else if (uid && (unsigned long)have != uid) {
-            fprintf(stderr, "slinky-user-add: user '%s' exists with uid %lld, not %lu\n", name,
+            fprintf(stderr, "%s: user '%s' exists with uid %lld, not %lu\n", cli_prog, name,
                     (long long)have, uid);
             rc = EX_CONFLICT;
         } else {
@@ -345,7 +354,7 @@ int main(int argc, char **argv)
                 have = true;
                 printf("key %s of %s is recorded\n", tt, name);
             } else if (!strcmp(tt, keys[i].tag)) {
-                fprintf(stderr, "slinky-user-add: user '%s' has another key tagged '%s'\n", name,
+                fprintf(stderr, "%s: user '%s' has another key tagged '%s'\n", cli_prog, name,
                         tt);
                 rc = EX_CONFLICT;
             }

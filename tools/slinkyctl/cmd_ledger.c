@@ -112,7 +112,7 @@ static int cmd_replay(slinky_ledger *l, int argc, char **argv)
                                        {"namespace", 1, 0, 'N'}, {"secret", 1, 0, 'X'},
                                        {0, 0, 0, 0}};
     int c;
-    optind = 1;
+    optind = 0; /* GNU: reinitialise (main parsed with "+") */
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         switch (c) {
         case 's': sinks = optarg; break;
@@ -172,7 +172,7 @@ static int cmd_sshd(int argc, char **argv)
                                        {"keys-command-user", 1, 0, 'u'},
                                        {0, 0, 0, 0}};
     int c;
-    optind = 1;
+    optind = 0; /* GNU: reinitialise (main parsed with "+") */
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         switch (c) {
         case 'e': o.enable_seamless = true; break;
@@ -196,7 +196,7 @@ static int cmd_init(const char *path, int argc, char **argv)
     static const struct option lo[] = {{"cluster", 1, 0, 'c'}, {"id-range", 1, 0, 'r'},
                                        {0, 0, 0, 0}};
     int c;
-    optind = 1;
+    optind = 0; /* GNU: reinitialise (main parsed with "+") */
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         switch (c) {
         case 'c': o.cluster_id = optarg; break;

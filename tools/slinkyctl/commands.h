@@ -1,17 +1,21 @@
-/* slinkyctl subcommands. Each lives in cmd_<name>.c and is optional (weak). */
+/* slinkyctl subcommands, declared from the command table (commands.def).
+ * Each lives in cmd_<file>.c and is optional (weak): a command whose file
+ * is not built is listed as "not built". */
 #ifndef SLINKYCTL_COMMANDS_H
 #define SLINKYCTL_COMMANDS_H
 
-/* Each returns the process exit code: 0 ok, 1 failure, 2 usage error. */
+/* Each returns the process exit code: 0 ok, 1 failure, 2 usage error (some
+ * commands document more). argv[0] is the command's name. */
 typedef int (*slinkyctl_cmd_fn)(int argc, char **argv);
 
+#define SLINKYCTL_INIT 1u /* slinky_global_init() first */
+#define SLINKYCTL_KUBE 2u /* takes --kubeconfig, --context, -n, -A, -l, -o, -w */
+
 #define SLINKYCTL_WEAK __attribute__((weak))
-int slinkyctl_cmd_crd(int argc, char **argv) SLINKYCTL_WEAK;      /* model: print CRDs */
-int slinkyctl_cmd_model(int argc, char **argv) SLINKYCTL_WEAK;    /* model: validate/default */
-int slinkyctl_cmd_conf(int argc, char **argv) SLINKYCTL_WEAK;     /* conf: set/get/render/diff/check */
-int slinkyctl_cmd_ledger(int argc, char **argv) SLINKYCTL_WEAK;   /* ledger: replay/verify/... */
-int slinkyctl_cmd_jail(int argc, char **argv) SLINKYCTL_WEAK;     /* jail: render/validate */
-int slinkyctl_cmd_kube(int argc, char **argv) SLINKYCTL_WEAK;     /* kube: get/list/watch */
+#define SLINKYCTL_COMMAND(name, file, modules, flags, help, words)                                 \
+    int slinkyctl_cmd_##name(int argc, char **argv) SLINKYCTL_WEAK;
+#include "commands.def"
+#undef SLINKYCTL_COMMAND
 
 /* conf set/unset/get on a live Controller's spec.extraConf (controller_conf.c);
  * argv[0] is "set", "unset" or "get". */

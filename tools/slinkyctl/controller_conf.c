@@ -198,7 +198,7 @@ int slinkyctl_conf_controller(int argc, char **argv)
                                              {"dry-run", no_argument, 0, 'd'},
                                              {0, 0, 0, 0}};
     int c;
-    optind = 1;
+    optind = 0; /* GNU: reinitialise (main parsed with "+") */
     while ((c = getopt_long(argc, argv, "n:", longopts, NULL)) != -1) {
         switch (c) {
         case 'c': name = strdup(optarg); break;

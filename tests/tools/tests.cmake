@@ -1,0 +1,11 @@
+# tools: the command-line habits every program shares (tests/tools/cli.sh).
+set(_progs)
+foreach(t slinkyctl slinky-jail slinky-user-add slinky-ledger-keys slinky-operator)
+  if(TARGET ${t})
+    list(APPEND _progs $<TARGET_FILE:${t}>)
+  endif()
+endforeach()
+if(_progs)
+  add_test(NAME tools/cli COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cli.sh ${_progs})
+  set_tests_properties(tools/cli PROPERTIES LABELS unit TIMEOUT 120 ENVIRONMENT "${SLINKY_TEST_ENV}")
+endif()
