@@ -9,3 +9,10 @@ if(_progs)
   add_test(NAME tools/cli COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cli.sh ${_progs})
   set_tests_properties(tools/cli PROPERTIES LABELS unit TIMEOUT 120 ENVIRONMENT "${SLINKY_TEST_ENV}")
 endif()
+# slinkyctl's cluster commands against slinky-apiserver, compared with kubectl
+if(TARGET slinkyctl AND TARGET slinky-apiserver AND "kube" IN_LIST SLINKY_ENABLED_MODULES)
+  add_test(NAME tools/slinkyctl-kubectl COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/slinkyctl_kubectl.sh
+    $<TARGET_FILE:slinkyctl>)
+  set_tests_properties(tools/slinkyctl-kubectl PROPERTIES LABELS integration TIMEOUT 180
+    SKIP_RETURN_CODE 77 ENVIRONMENT "${SLINKY_TEST_ENV}")
+endif()

@@ -12,96 +12,22 @@
 #include "commands.h"
 #include "kctl.h"
 
-/* "TYPE NAME..." or "TYPE/NAME..." into (type, names); false on a mix. */
-typedef struct target {
-    char type[256];
-    char **names;
-    int nnames;
-} target;
-
-static int parse_targets(target *t, int argc, char **argv, const char *verb)
-{
-    memset(t, 0, sizeof(*t));
-    t->names = calloc((size_t)argc + 1, sizeof(char *));
-    if (!t->names || argc < 1) {
-        fprintf(stderr, "slinkyctl %s: name a resource type (e.g. controllers, nodesets, pods)\n",
-                verb);
-        return 2;
-    }
-    const char *slash = strchr(argv[0], '/');
-    if (!slash) {
-        snprintf(t->type, sizeof(t->type), "%s", argv[0]);
-        for (int i = 1; i < argc; i++)
-            t->names[t->nnames++] = argv[i];
-        return 0;
-    }
-    snprintf(t->type, sizeof(t->type), "%.*s", (int)(slash - argv[0]), argv[0]);
-    for (int i = 0; i < argc; i++) {
-        const char *s = strchr(argv[i], '/');
-        if (!s || strncmp(argv[i], t->type, (size_t)(s - argv[i])) || strlen(t->type) != (size_t)(s - argv[i])) {
-            fprintf(stderr, "slinkyctl %s: give TYPE/NAME of one type, or TYPE NAME...\n", verb);
-            return 2;
-        }
-        t->names[t->nnames++] = (char *)s + 1;
-    }
-    return 0;
-}
-
-/* kubectl: Error from server (NotFound): nodesets.slinky.slurm.net "x" not found */
-static int server_error(const kctl_kind *kk, const char *name)
-{
-    const slinky_error *e = slinky_error_last();
-    const slinky_kube_status *st = slinky_kube_status_last();
-    if (e->http_status)
-        fprintf(stderr, "Error from server (%s): %s\n", st->reason && *st->reason ? st->reason : "Error",
-                e->message);
-    else
-        fprintf(stderr, "slinkyctl: %s%s%s %s: %s\n", kk->plural, kk->group[0] ? "." : "", kk->group,
-                name ? name : "", e->message);
-    return 1;
-}
-
 static int usage_get(FILE *f)
 {
-    fprintf(f, "usage: slinkyctl get TYPE [NAME...] | TYPE/NAME... [options]\n"
-               "Display resources (a table by default, like kubectl get).\n\n" KCTL_OPTIONS_HELP
-               "\nexit codes: 0 success, 1 failure (an object not found, the server), 2 usage\n");
-    return f == stdout ? 0 : 2;
+    return kctl_usage(f, "usage: slinkyctl get TYPE [NAME...] | TYPE/NAME... [options]\n"
+               "Display resources (a table by default, like kubectl get).\n\n",
+                      "\nexit codes: 0 success, 1 failure (an object not found, the server), 2 usage\n");
 }
 
 static int usage_describe(FILE *f)
 {
-    fprintf(f, "usage: slinkyctl describe TYPE [NAME...] | TYPE/NAME... [options]\n"
-               "Show resources in detail: metadata, spec, status (conditions) and events.\n\n"
-               KCTL_OPTIONS_HELP
-               "\nexit codes: 0 success, 1 failure, 2 usage\n");
-    return f == stdout ? 0 : 2;
-}
-
-/* Parse the cluster options; leaves the operands in argv[*first..argc). */
-static int parse_opts(kctl_cluster_opts *o, int *first, int argc, char **argv, int (*usage)(FILE *))
-{
-    static const struct option lo[] = {KCTL_LONGOPTS, {0, 0, 0, 0}};
-    kctl_cluster_opts_init(o);
-    int c;
-    optind = 0; /* GNU: reinitialise (main parsed with "+") */
-    while ((c = getopt_long(argc, argv, KCTL_SHORTOPTS, lo, NULL)) != -1) {
-        if (c == 'h')
-            return usage(stdout) == 0 ? -1 : 2;
-        int r = kctl_common_opt(o, c, optarg);
-        if (r < 0)
-            return 2;
-        if (r == 0) {
-            usage(stderr);
-            return 2;
-        }
-    }
-    *first = optind;
-    return 0;
+    return kctl_usage(f, "usage: slinkyctl describe TYPE [NAME...] | TYPE/NAME... [options]\n"
+               "Show resources in detail: metadata, spec, status (conditions) and events.\n\n",
+                      "\nexit codes: 0 success, 1 failure, 2 usage\n");
 }
 
 /* Collect the objects: the named ones or the list; *items_doc is an array. */
-static int fetch(slinky_doc **out, char **rv_out, kctl *k, const kctl_kind *kk, const target *t)
+static int fetch(slinky_doc **out, char **rv_out, kctl *k, const kctl_kind *kk, const kctl_target *t)
 {
     slinky_kube_resource r = kctl_resource(kk);
     const char *ns = k->o.all_namespaces && t->nnames == 0 ? NULL : k->ns;
@@ -111,7 +37,7 @@ static int fetch(slinky_doc **out, char **rv_out, kctl *k, const kctl_kind *kk, 
         slinky_kube_list_options lo = SLINKY_KUBE_LIST_OPTIONS_INIT;
         lo.label_selector = k->o.selector;
         if (slinky_kube_list(&list, k->client, &r, ns, &lo) < 0)
-            return server_error(kk, NULL);
+            return kctl_server_error(kk, NULL);
         if (rv_out)
             *rv_out = strdup(slinky_doc_value_path_string(slinky_doc_root(list),
                                                           "metadata.resourceVersion", ""));
@@ -130,7 +56,7 @@ static int fetch(slinky_doc **out, char **rv_out, kctl *k, const kctl_kind *kk, 
     for (int i = 0; i < t->nnames; i++) {
         slinky_doc *obj = NULL;
         if (slinky_kube_get(&obj, k->client, &r, ns, t->names[i], NULL) < 0) {
-            rc = server_error(kk, t->names[i]);
+            rc = kctl_server_error(kk, t->names[i]);
             continue; /* kubectl prints the others */
         }
         slinky_doc_value *e = NULL;
@@ -142,7 +68,7 @@ static int fetch(slinky_doc **out, char **rv_out, kctl *k, const kctl_kind *kk, 
     return rc;
 }
 
-static int watch(kctl *k, const kctl_kind *kk, kctl_printer *p, const char *rv, const target *t)
+static int watch(kctl *k, const kctl_kind *kk, kctl_printer *p, const char *rv, const kctl_target *t)
 {
     slinky_kube_resource r = kctl_resource(kk);
     slinky_kube_watch_options wo = SLINKY_KUBE_WATCH_OPTIONS_INIT;
@@ -174,33 +100,17 @@ static int watch(kctl *k, const kctl_kind *kk, kctl_printer *p, const char *rv, 
     return rc;
 }
 
-/* Options, operands, client; 0 to go on, else *exit_code is the exit code. */
-static bool start(kctl_cluster_opts *o, target *t, kctl *k, int *exit_code, int argc, char **argv,
-                  const char *verb, int (*usage)(FILE *))
-{
-    int first, rc = parse_opts(o, &first, argc, argv, usage);
-    memset(t, 0, sizeof(*t));
-    if (rc == 0)
-        rc = parse_targets(t, argc - first, argv + first, verb);
-    if (rc == 0)
-        rc = kctl_connect(k, o);
-    if (rc)
-        free(t->names);
-    *exit_code = rc < 0 ? 0 : rc;
-    return rc == 0;
-}
-
 int slinkyctl_cmd_get(int argc, char **argv)
 {
     kctl_cluster_opts o;
-    target t;
+    kctl_target t;
     kctl k;
     kctl_kind kk;
     kctl_printer *p = NULL;
     slinky_doc *items = NULL;
     char *rv = NULL;
     int rc;
-    if (!start(&o, &t, &k, &rc, argc, argv, "get", usage_get))
+    if (!kctl_start(&o, &t, &k, &rc, argc, argv, "get", usage_get, NULL))
         return rc;
     /* TYPE may list several ("controllers,nodesets"): one table each, names as TYPE/NAME */
     bool several = strchr(t.type, ',') != NULL;
@@ -383,12 +293,12 @@ static void describe_one(FILE *f, kctl *k, const slinky_doc_value *obj)
 int slinkyctl_cmd_describe(int argc, char **argv)
 {
     kctl_cluster_opts o;
-    target t;
+    kctl_target t;
     kctl k;
     kctl_kind kk;
     slinky_doc *items = NULL;
     int rc;
-    if (!start(&o, &t, &k, &rc, argc, argv, "describe", usage_describe))
+    if (!kctl_start(&o, &t, &k, &rc, argc, argv, "describe", usage_describe, NULL))
         return rc;
     rc = kctl_resolve(&kk, &k, t.type);
     if (rc == 0) {

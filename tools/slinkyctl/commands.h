@@ -21,4 +21,16 @@ typedef int (*slinkyctl_cmd_fn)(int argc, char **argv);
  * argv[0] is "set", "unset" or "get". */
 int slinkyctl_conf_controller(int argc, char **argv) SLINKYCTL_WEAK;
 
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "slinky.h"
+
+/* The operator's checks on a Controller document (its Controller validation and
+ * the static check of the slurm.conf it renders with its NodeSets and Accounting,
+ * fetched from the cluster); findings are written to `out`. True when it passes.
+ * (controller_conf.c; for slinkyctl edit and apply.) */
+bool slinkyctl_controller_check(FILE *out, slinky_kube_client *c, const char *ns,
+                                const slinky_doc_value *ctl, unsigned version) SLINKYCTL_WEAK;
+
 #endif

@@ -47,18 +47,18 @@ struct edit {
 /* The operator's checks on the edited Controller (controller_check.c's order:
  * the resource, then the rendered slurm.conf); findings in spec.extraConf are
  * reported with its own line numbers. True when it passes. */
-static bool operator_check(const slinky_doc_value *obj, struct edit *e)
+static bool operator_check(FILE *out, const slinky_doc_value *obj, struct edit *e)
 {
     slinky_model_object *model = NULL;
     slinky_model_problems *problems = NULL;
     bool ok = true;
     if (slinky_model_object_new_from_value(&model, obj) < 0 ||
         slinky_model_validate(&problems, model) < 0) {
-        fprintf(stderr, "slinkyctl conf: Controller: %s\n", slinky_error_last()->message);
+        fprintf(out, "slinkyctl conf: Controller: %s\n", slinky_error_last()->message);
         ok = false;
     }
     for (size_t i = 0; problems && i < slinky_model_problems_count(problems); i++)
-        fprintf(stderr, "%s: %s\n", slinky_model_problems_get_path(problems, i),
+        fprintf(out, "%s: %s\n", slinky_model_problems_get_path(problems, i),
                 slinky_model_problems_get_message(problems, i));
     if (problems && slinky_model_problems_error_count(problems))
         ok = false;
@@ -76,7 +76,7 @@ static bool operator_check(const slinky_doc_value *obj, struct edit *e)
     profile.slurm_version = e->version;
     if (slinky_conf_cluster_from_docs(&sets, &cluster, obj, e->nodesets, e->nn, e->accounting) < 0 ||
         slinky_conf_render_slurm(&text, &cluster, &profile) < 0) {
-        fprintf(stderr, "slinkyctl conf: render slurm.conf: %s\n", slinky_error_last()->message);
+        fprintf(out, "slinkyctl conf: render slurm.conf: %s\n", slinky_error_last()->message);
         slinky_free(sets);
         return false;
     }
@@ -92,7 +92,7 @@ static bool operator_check(const slinky_doc_value *obj, struct edit *e)
             map.line_count += *p == '\n';
         map.line_count += e->new_extra[0] && e->new_extra[strlen(e->new_extra) - 1] != '\n';
     }
-    int errors = slinkyctl_conf_check_text(stderr, text, "slurm.conf", &map);
+    int errors = slinkyctl_conf_check_text(out, text, "slurm.conf", &map);
     slinky_free(text);
     slinky_free(sets);
     return errors == 0;
@@ -127,7 +127,7 @@ static slinky_status apply_edits(slinky_doc_value *obj, void *payload)
     free(e->new_extra);
     e->old_extra = strdup(extra);
     e->new_extra = text;
-    if (rc == 0 && e->check && !operator_check(obj, e)) {
+    if (rc == 0 && e->check && !operator_check(stderr, obj, e)) {
         e->invalid = true;
         return SLINKY_EINVALID;
     }
@@ -136,14 +136,16 @@ static slinky_status apply_edits(slinky_doc_value *obj, void *payload)
 
 /* The Controller's NodeSets (spec.controllerRef) and its Accounting, as the operator gathers them. */
 static int gather(slinky_doc **nodesets, slinky_doc **acct, struct edit *e, slinky_kube_client *c,
-                  const char *ns, const char *name)
+                  const char *ns, const char *name, const slinky_doc_value *ctl_value)
 {
     static const slinky_kube_resource nodeset_res = {"slinky.slurm.net", "v1beta1", "nodesets", true};
     static const slinky_kube_resource acct_res = {"slinky.slurm.net", "v1beta1", "accountings", true};
     slinky_doc *ctl = NULL;
     if (slinky_kube_list(nodesets, c, &nodeset_res, ns, NULL) < 0 ||
-        slinky_kube_get(&ctl, c, &controllers, ns, name, NULL) < 0)
+        (!ctl_value && slinky_kube_get(&ctl, c, &controllers, ns, name, NULL) < 0))
         return err("gather the Controller's NodeSets");
+    if (!ctl_value)
+        ctl_value = slinky_doc_root(ctl);
     const slinky_doc_value *items = slinky_doc_value_get(slinky_doc_root(*nodesets), "items");
     e->nodesets = calloc(slinky_doc_value_size(items) + 1, sizeof(*e->nodesets));
     for (size_t i = 0; e->nodesets && i < slinky_doc_value_size(items); i++) {
@@ -153,9 +155,8 @@ static int gather(slinky_doc **nodesets, slinky_doc **acct, struct edit *e, slin
         if (!strcmp(ref, name) && (!*refns || !strcmp(refns, ns)))
             e->nodesets[e->nn++] = o;
     }
-    const char *an = slinky_doc_value_path_string(slinky_doc_root(ctl), "spec.accountingRef.name", "");
-    const char *ans = slinky_doc_value_path_string(slinky_doc_root(ctl),
-                                                   "spec.accountingRef.namespace", ns);
+    const char *an = slinky_doc_value_path_string(ctl_value, "spec.accountingRef.name", "");
+    const char *ans = slinky_doc_value_path_string(ctl_value, "spec.accountingRef.namespace", ns);
     int rc = e->nodesets ? 0 : 1;
     if (rc == 0 && *an && slinky_kube_get(acct, c, &acct_res, *ans ? ans : ns, an, NULL) == 0)
         e->accounting = slinky_doc_root(*acct);
@@ -163,6 +164,24 @@ static int gather(slinky_doc **nodesets, slinky_doc **acct, struct edit *e, slin
         slinky_error_clear(); /* a missing Accounting: the operator waits for it; render without */
     slinky_doc_free(ctl);
     return rc;
+}
+
+bool slinkyctl_controller_check(FILE *out, slinky_kube_client *c, const char *ns,
+                                const slinky_doc_value *ctl, unsigned version)
+{
+    struct edit e;
+    slinky_doc *nodesets = NULL, *acct = NULL;
+    memset(&e, 0, sizeof(e));
+    e.version = version;
+    e.new_extra = strdup(slinky_doc_value_path_string(ctl, "spec.extraConf", ""));
+    const char *name = slinky_doc_value_path_string(ctl, "metadata.name", "");
+    bool ok = e.new_extra && gather(&nodesets, &acct, &e, c, ns, name, ctl) == 0 &&
+              operator_check(out, ctl, &e);
+    free(e.new_extra);
+    free(e.nodesets);
+    slinky_doc_free(nodesets);
+    slinky_doc_free(acct);
+    return ok;
 }
 
 static int find_controller(char **name_out, slinky_kube_client *c, const char *ns)
@@ -306,7 +325,7 @@ int slinkyctl_conf_controller(int argc, char **argv)
         slinky_doc *updated = NULL, *nodesets = NULL, *acct = NULL;
         e.check = !strcmp(verb, "set");
         if (e.check)
-            rc = gather(&nodesets, &acct, &e, client, ns, name);
+            rc = gather(&nodesets, &acct, &e, client, ns, name, NULL);
         if (dry_run) {
             slinky_doc *obj = NULL;
             if (rc == 0 && (slinky_kube_get(&obj, client, &controllers, ns, name, NULL) < 0 ||

@@ -67,6 +67,14 @@ static void put_value(buf *b, const slinky_doc_value *v)
     default:
         if (slinky_doc_value_is_number(v)) {
             const char *t = slinky_doc_value_get_number_text(v);
+            char num[64];
+            if (!t) { /* a number set in memory rather than parsed */
+                if (slinky_doc_value_type(v) == SLINKY_DOC_INT)
+                    snprintf(num, sizeof(num), "%lld", (long long)slinky_doc_value_get_int(v));
+                else
+                    snprintf(num, sizeof(num), "%.17g", slinky_doc_value_get_double(v));
+                t = num;
+            }
             put(b, t, strlen(t));
         } else {
             char *j = NULL;

@@ -188,8 +188,8 @@ int kctl_resolve(kctl_kind *out, kctl *k, const char *name)
         return 0;
     }
     slinky_error_clear();
-    fprintf(stderr, "slinkyctl: the server doesn't have a resource type \"%s\"\n", name);
-    return 2;
+    fprintf(stderr, "error: the server doesn't have a resource type \"%s\"\n", name);
+    return 1; /* kubectl's words and exit code */
 }
 
 int kctl_resolve_object(kctl_kind *out, kctl *k, const char *api_version, const char *kind)
@@ -237,4 +237,107 @@ void kctl_server_version(char *buf, size_t len, const kctl_cluster_opts *o)
     slinky_doc_free(d);
     slinky_free(body);
     kctl_close(&k);
+}
+
+/* ---------------------------------------------------------------- commands */
+
+static int parse_targets(kctl_target *t, int argc, char **argv, const char *verb, bool optional)
+{
+    t->names = calloc((size_t)argc + 1, sizeof(char *));
+    if (!t->names)
+        return 1;
+    if (argc < 1) {
+        if (optional)
+            return 0;
+        fprintf(stderr, "slinkyctl %s: name a resource type (e.g. controllers, nodesets, pods)\n",
+                verb);
+        return 2;
+    }
+    const char *slash = strchr(argv[0], '/');
+    if (!slash) {
+        snprintf(t->type, sizeof(t->type), "%s", argv[0]);
+        for (int i = 1; i < argc; i++)
+            t->names[t->nnames++] = argv[i];
+        return 0;
+    }
+    size_t tl = (size_t)(slash - argv[0]);
+    snprintf(t->type, sizeof(t->type), "%.*s", (int)tl, argv[0]);
+    for (int i = 0; i < argc; i++) {
+        const char *s = strchr(argv[i], '/');
+        if (!s || (size_t)(s - argv[i]) != tl || strncmp(argv[i], t->type, tl)) {
+            fprintf(stderr, "slinkyctl %s: give TYPE/NAME of one type, or TYPE NAME...\n", verb);
+            return 2;
+        }
+        t->names[t->nnames++] = (char *)s + 1;
+    }
+    return 0;
+}
+
+int kctl_server_error(const kctl_kind *kk, const char *name)
+{
+    const slinky_error *e = slinky_error_last();
+    const slinky_kube_status *st = slinky_kube_status_last();
+    if (e->http_status)
+        fprintf(stderr, "Error from server (%s): %s\n",
+                st->reason && *st->reason ? st->reason : "Error", e->message);
+    else
+        fprintf(stderr, "slinkyctl: %s%s%s %s: %s\n", kk->plural, kk->group[0] ? "." : "",
+                kk->group, name ? name : "", e->message);
+    return 1;
+}
+
+/* The common options plus the command's own (`x`), getopt over both. */
+static int parse_opts(kctl_cluster_opts *o, int *first, int argc, char **argv,
+                      int (*usage)(FILE *), const kctl_extra *x)
+{
+    struct option lo[32] = {KCTL_LONGOPTS};
+    size_t n = 0;
+    while (lo[n].name)
+        n++;
+    char shortopts[64];
+    snprintf(shortopts, sizeof(shortopts), "%s%s", KCTL_SHORTOPTS, x && x->shortopts ? x->shortopts : "");
+    for (size_t i = 0; x && x->longopts && x->longopts[i].name && n + 1 < 32; i++)
+        lo[n++] = x->longopts[i];
+    lo[n] = (struct option){0, 0, 0, 0};
+    kctl_cluster_opts_init(o);
+    int c;
+    optind = 0; /* GNU: reinitialise (main parsed with "+") */
+    while ((c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
+        if (c == 'h')
+            return usage(stdout) == 0 ? -1 : 2;
+        int r = kctl_common_opt(o, c, optarg);
+        if (r == 0 && x && x->on_option)
+            r = x->on_option(c, optarg, x->payload);
+        if (r < 0)
+            return 2;
+        if (r == 0) {
+            usage(stderr);
+            return 2;
+        }
+    }
+    *first = optind;
+    return 0;
+}
+
+bool kctl_start(kctl_cluster_opts *o, kctl_target *t, kctl *k, int *exit_code, int argc,
+                char **argv, const char *verb, int (*usage)(FILE *), const kctl_extra *x)
+{
+    int first = 0, rc = parse_opts(o, &first, argc, argv, usage, x);
+    memset(t, 0, sizeof(*t));
+    if (rc == 0)
+        rc = parse_targets(t, argc - first, argv + first, verb, x && x->targets_optional);
+    if (rc == 0)
+        rc = kctl_connect(k, o);
+    if (rc) {
+        free(t->names);
+        t->names = NULL;
+    }
+    *exit_code = rc < 0 ? 0 : rc;
+    return rc == 0;
+}
+
+int kctl_usage(FILE *f, const char *text, const char *exit_codes)
+{
+    fprintf(f, "%s" KCTL_OPTIONS_HELP "%s", text, exit_codes);
+    return f == stdout ? 0 : 2;
 }

@@ -81,7 +81,7 @@ typedef struct kctl_kind {
 } kctl_kind;
 
 /* Resolve plural, singular, Kind, a short name or plural.group (discovery,
- * then the built-in list). 0, or 2 with a message for an unknown name. */
+ * then the built-in list). 0, or 1 with kubectl's message for an unknown name. */
 int kctl_resolve(kctl_kind *out, kctl *k, const char *name);
 /* The same from an object's apiVersion and kind. */
 int kctl_resolve_object(kctl_kind *out, kctl *k, const char *api_version, const char *kind);
@@ -92,6 +92,34 @@ static inline slinky_kube_resource kctl_resource(const kctl_kind *kk)
     slinky_kube_resource r = {kk->group, kk->version, kk->plural, kk->namespaced};
     return r;
 }
+
+/* ---------------------------------------------------------------- a command's start */
+
+/* The operands: "TYPE NAME..." or "TYPE/NAME..." (names borrowed from argv). */
+typedef struct kctl_target {
+    char type[256];
+    char **names; /* free() the array */
+    int nnames;
+} kctl_target;
+
+/* A command's own options next to the common ones. on_option returns 1 when it
+ * took `c`, 0 when it does not know it, -1 for a bad value. */
+typedef struct kctl_extra {
+    const char *shortopts;
+    const struct option *longopts; /* ends with a zero entry */
+    int (*on_option)(int c, const char *arg, void *payload);
+    void *payload;
+    bool targets_optional; /* apply -f FILE needs no TYPE */
+} kctl_extra;
+
+/* Parse the options and operands, connect. True to go on; false with the exit
+ * code in *exit_code (0 after --help). */
+bool kctl_start(kctl_cluster_opts *o, kctl_target *t, kctl *k, int *exit_code, int argc,
+                char **argv, const char *verb, int (*usage)(FILE *), const kctl_extra *x);
+/* A command's --help: its text, the cluster options, its exit codes; 0 on stdout, else 2. */
+int kctl_usage(FILE *f, const char *text, const char *exit_codes);
+/* kubectl's "Error from server (NotFound): ..." for the last error; returns 1. */
+int kctl_server_error(const kctl_kind *kk, const char *name);
 
 /* ---------------------------------------------------------------- output (kctl_print.c) */
 
