@@ -1,10 +1,12 @@
 # tools: the command-line habits every program shares (tests/tools/cli.sh).
+# The programs' files are also a global property for man/check.
 set(_progs)
 foreach(t slinkyctl slinky-jail slinky-user-add slinky-ledger-keys slinky-operator)
   if(TARGET ${t})
     list(APPEND _progs $<TARGET_FILE:${t}>)
   endif()
 endforeach()
+set_property(GLOBAL PROPERTY SLINKY_PROGRAM_FILES ${_progs})
 if(_progs)
   add_test(NAME tools/cli COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cli.sh ${_progs})
   set_tests_properties(tools/cli PROPERTIES LABELS unit TIMEOUT 120 ENVIRONMENT "${SLINKY_TEST_ENV}")
@@ -15,4 +17,10 @@ if(TARGET slinkyctl AND TARGET slinky-apiserver AND "kube" IN_LIST SLINKY_ENABLE
     $<TARGET_FILE:slinkyctl>)
   set_tests_properties(tools/slinkyctl-kubectl PROPERTIES LABELS integration TIMEOUT 180
     SKIP_RETURN_CODE 77 ENVIRONMENT "${SLINKY_TEST_ENV}")
+endif()
+# bash completion generated from slinkyctl's command table
+if(TARGET slinkyctl-completion)
+  add_test(NAME tools/completion COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/completion.sh
+    $<TARGET_FILE:slinkyctl> ${CMAKE_BINARY_DIR}/tools/slinkyctl/slinkyctl.bash)
+  set_tests_properties(tools/completion PROPERTIES LABELS unit TIMEOUT 60 ENVIRONMENT "${SLINKY_TEST_ENV}")
 endif()
