@@ -11,12 +11,16 @@ if(_progs)
   add_test(NAME tools/cli COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/cli.sh ${_progs})
   set_tests_properties(tools/cli PROPERTIES LABELS unit TIMEOUT 120 ENVIRONMENT "${SLINKY_TEST_ENV}")
 endif()
-# slinkyctl's cluster commands against slinky-apiserver, compared with kubectl
+# against slinky-apiserver: slinkyctl's cluster commands compared with kubectl
+# (slinkyctl_kubectl.sh), and the Controller's printer columns as kubectl shows
+# them from the generated CRD (printer_columns.sh)
 if(TARGET slinkyctl AND TARGET slinky-apiserver AND "kube" IN_LIST SLINKY_ENABLED_MODULES)
-  add_test(NAME tools/slinkyctl-kubectl COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/slinkyctl_kubectl.sh
-    $<TARGET_FILE:slinkyctl>)
-  set_tests_properties(tools/slinkyctl-kubectl PROPERTIES LABELS integration TIMEOUT 180
-    SKIP_RETURN_CODE 77 ENVIRONMENT "${SLINKY_TEST_ENV}")
+  foreach(t slinkyctl_kubectl printer_columns)
+    string(REPLACE "_" "-" n ${t})
+    add_test(NAME tools/${n} COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/${t}.sh $<TARGET_FILE:slinkyctl>)
+    set_tests_properties(tools/${n} PROPERTIES LABELS integration TIMEOUT 180
+      SKIP_RETURN_CODE 77 ENVIRONMENT "${SLINKY_TEST_ENV}")
+  endforeach()
 endif()
 # bash completion generated from slinkyctl's command table
 if(TARGET slinkyctl-completion)
@@ -24,3 +28,6 @@ if(TARGET slinkyctl-completion)
     $<TARGET_FILE:slinkyctl> ${CMAKE_BINARY_DIR}/tools/slinkyctl/slinkyctl.bash)
   set_tests_properties(tools/completion PROPERTIES LABELS unit TIMEOUT 60 ENVIRONMENT "${SLINKY_TEST_ENV}")
 endif()
+# the installed tree: RUNPATH, no build paths, config paths from the prefix, SPANK dir
+add_test(NAME tools/install COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/install.sh ${CMAKE_BINARY_DIR})
+set_tests_properties(tools/install PROPERTIES LABELS integration TIMEOUT 300 ENVIRONMENT "${SLINKY_TEST_ENV}")

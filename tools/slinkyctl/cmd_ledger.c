@@ -163,6 +163,28 @@ static int cmd_replay(slinky_ledger *l, int argc, char **argv)
     return 0;
 }
 
+/* "<bindir>/slinky-ledger-keys --ledger /ledger %u": the folder this slinkyctl runs from
+ * when the program is beside it (an installed tree, whatever its prefix), else the
+ * configured install prefix's. */
+static void keys_program(char *buf, size_t len)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(buf, len, "%s/slinky-ledger-keys", self);
+            if (access(buf, X_OK) == 0) {
+                snprintf(buf, len, "%s/slinky-ledger-keys --ledger /ledger %%u", self);
+                return;
+            }
+        }
+    }
+    snprintf(buf, len, "%s/slinky-ledger-keys --ledger /ledger %%u", SLINKY_INSTALL_BINDIR);
+}
+
 static int cmd_sshd(int argc, char **argv)
 {
     slinky_ledger_sshd_options o = SLINKY_LEDGER_SSHD_OPTIONS_INIT;
@@ -181,6 +203,11 @@ static int cmd_sshd(int argc, char **argv)
         case 'u': o.keys_command_user = optarg; break;
         default: usage(stderr); return 2;
         }
+    }
+    char keys[4200];
+    if (!o.keys_command) { /* the slinky-ledger-keys installed with this slinkyctl */
+        keys_program(keys, sizeof(keys));
+        o.keys_command = keys;
     }
     char *out = NULL;
     if (slinky_ledger_sshd_render(&out, &o) < 0)
