@@ -6,6 +6,13 @@
 
 #include "kctl.h"
 
+/* -v N after the command: the library's log on stderr, as the global -v does */
+static void log_line(slinky_log_level level, const char *module, const char *message, void *payload)
+{
+    (void)payload;
+    fprintf(stderr, "slinkyctl: %s: %s: %s\n", module, slinky_log_level_name(level), message);
+}
+
 int kctl_common_opt(kctl_cluster_opts *o, int c, const char *arg)
 {
     switch (c) {
@@ -16,13 +23,18 @@ int kctl_common_opt(kctl_cluster_opts *o, int c, const char *arg)
     case 'l': o->selector = arg; return 1;
     case 'o': o->output = arg; return 1;
     case 'w': o->watch = true; return 1;
-    case 'q': slinky_log_set_callback(NULL, SLINKY_LOG_ERROR, NULL); return 1;
+    case 'q': slinky_log_set_callback(log_line, SLINKY_LOG_ERROR, NULL); return 1;
     case 'v':
         if (strlen(arg) != 1 || !isdigit((unsigned char)arg[0])) {
             fprintf(stderr, "slinkyctl: -v wants a level from 0 to 9, not '%s'\n", arg);
             return -1;
         }
         kctl_verbosity = arg[0] - '0';
+        slinky_log_set_callback(log_line,
+                                (slinky_log_level)(SLINKY_LOG_WARNING + kctl_verbosity > SLINKY_LOG_TRACE
+                                                       ? SLINKY_LOG_TRACE
+                                                       : SLINKY_LOG_WARNING + kctl_verbosity),
+                                NULL);
         return 1;
     default: return 0;
     }
