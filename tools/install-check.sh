@@ -44,7 +44,7 @@ pyinit=$(find "$prefix" -path '*/dist-packages/slinky/__init__.py' | head -1)
 if [ -n "$pyinit" ]; then
   echo "--- Python examples (the installed module, /usr/bin/python3)"
   for ex in "$src"/examples/python/*.py; do
-    [ "$(basename "$ex")" = cluster_report.py ] && continue # needs a live cluster: its own test
+    [ "$(basename "$ex")" = cluster_report.py ] && continue # needs a live cluster with an operator
     PYTHONPATH=$(dirname "$(dirname "$pyinit")") /usr/bin/python3 "$ex" "$src/examples/data"
   done
 fi
