@@ -35,3 +35,9 @@ set_tests_properties(tools/install PROPERTIES LABELS integration TIMEOUT 300 ENV
 add_test(NAME tools/debian COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/debian.sh ${CMAKE_BINARY_DIR})
 set_tests_properties(tools/debian PROPERTIES LABELS integration TIMEOUT 2400 SKIP_RETURN_CODE 77
   ENVIRONMENT "${SLINKY_TEST_ENV}")
+# deploy/10-rbac.yaml against the operator's recorded requests
+if(TARGET slinky-operator AND TARGET slinky-apiserver AND TARGET slinkyctl)
+  add_test(NAME tools/rbac COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/rbac.sh)
+  set_tests_properties(tools/rbac PROPERTIES LABELS integration TIMEOUT 120 SKIP_RETURN_CODE 77
+    ENVIRONMENT "${SLINKY_TEST_ENV}")
+endif()
