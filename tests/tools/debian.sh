@@ -5,7 +5,10 @@
 # debootstrap (cached in /var/cache/slinky/bookworm-pkgtest, copied per run);
 # there a C program builds with pkg-config and runs, `slinkyctl version --client`
 # runs, /usr/bin/python3 imports slinky, the symbols file is in place and the
-# SPANK plugin lands in Slurm's PluginDir.
+# SPANK plugin lands in Slurm's PluginDir. Then tools/build-images.sh makes the
+# OCI images (slinky-operator, slurmctld) from the packages with umoci: each
+# oci-archive is read by skopeo with its entrypoint, and the operator image's
+# root runs `slinky-operator --version`.
 # usage: debian.sh BUILD_DIR   (one configured with -DCMAKE_INSTALL_PREFIX=/usr;
 #                               otherwise a packaging build is made in a temp folder)
 set -u
@@ -46,17 +49,7 @@ dpkg-deb -f "$build"/slinky-tools_*.deb Depends | grep -q 'libslinky0 (= ' && ok
   || bad "slinky-tools Depends: $(dpkg-deb -f "$build"/slinky-tools_*.deb Depends)"
 
 # a fresh Debian 12 root (debootstrap once, cached; a copy per run)
-cache=/var/cache/slinky/bookworm-pkgtest
-mkdir -p /var/cache/slinky
-(
-  flock 9
-  if [ ! -e "$cache/.ready" ]; then
-    rm -rf "$cache"
-    debootstrap --variant=minbase --include=gcc,libc6-dev,pkg-config,python3 bookworm "$cache" \
-      http://deb.debian.org/debian >"$cache.log" 2>&1 && touch "$cache/.ready"
-  fi
-) 9>/var/cache/slinky/bookworm-pkgtest.lock
-[ -e "$cache/.ready" ] || { echo "FAIL - debootstrap: $(tail -3 "$cache.log")"; exit 1; }
+cache=$(sh "$src/tools/debian-root.sh") || { echo "FAIL - debootstrap"; exit 1; }
 cp -a "$cache" "$R"
 cp /etc/resolv.conf "$R/etc/resolv.conf"
 mount -t proc proc "$R/proc" && mount --bind /dev "$R/dev" && mount --bind /dev/pts "$R/dev/pts"
@@ -88,4 +81,25 @@ in_root /usr/bin/python3 -c 'import slinky; print(slinky.version())' >"$W/out" 2
 in_root sh -c 'ls /usr/lib/*/slurm-wlm/slinky_jail.so' >"$W/out" 2>&1 && ok "SPANK plugin: $(cat "$W/out")" || bad "SPANK plugin: $(cat "$W/out")"
 in_root sh -c 'test -s /usr/share/slinky/crds/slinky.yaml && man -w slinkyctl 2>/dev/null || ls /usr/share/man/man1/slinkyctl.1.gz' >"$W/out" 2>&1 \
   && ok "CRDs and man pages installed" || bad "CRDs/man: $(cat "$W/out")"
+
+# OCI images from the packages
+if command -v umoci >/dev/null && command -v skopeo >/dev/null; then
+  if bash "$src/tools/build-images.sh" "$build" "$W/images" >"$W/images.log" 2>&1; then
+    for img in slinky-operator slurmctld; do
+      want=/usr/bin/slinky-operator
+      [ $img = slurmctld ] && want=/usr/sbin/slurmctld
+      skopeo inspect --config "oci-archive:$W/images/$img.tar" >"$W/inspect" 2>&1 &&
+        /usr/bin/python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["config"]["Entrypoint"] != [sys.argv[2]])' \
+          "$W/inspect" "$want" && ok "OCI image $img: $(du -h "$W/images/$img.tar" | cut -f1), entrypoint $want" \
+        || bad "OCI image $img: $(head -c 300 "$W/inspect")"
+    done
+    umoci unpack --image "$W/images/oci:slinky-operator" "$W/unpacked" >/dev/null 2>&1 &&
+      chroot "$W/unpacked/rootfs" /usr/bin/slinky-operator --version >"$W/out" 2>&1 \
+      && ok "the operator image runs: $(cat "$W/out")" || bad "operator image: $(cat "$W/out")"
+  else
+    bad "build-images.sh: $(tail -5 "$W/images.log")"
+  fi
+else
+  echo "skip - no umoci/skopeo: no OCI images"
+fi
 exit $fail
