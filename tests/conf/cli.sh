@@ -14,7 +14,7 @@ cp -r "$SLINKY_TEST_DATA/conf/." "$D/"
 if "$S" conf check -V 22.05 "$D/grammar.conf" >"$D/out" 2>&1; then ok "check clean"; else bad "check clean: $(cat "$D/out")"; fi
 printf 'ClusterName=x\nSlurmctldHost=h\nPartitionName=p\nFooBar=1\nKillWait=abc\n' >"$D/bad.conf"
 "$S" conf check -V 22.05 "$D/bad.conf" >"$D/out" 2>&1; rc=$?
-if [ $rc -eq 1 ] && grep -q "^$D/bad.conf:4:1: error: _parse_next_key: Parsing error at unrecognized key: FooBar" "$D/out" \
+if [ $rc -eq 1 ] && grep -q "^$D/bad.conf:4:1: error: unknown key FooBar$" "$D/out" \
    && grep -q "^$D/bad.conf:5:10: error: KillWait value \"abc\" is not a valid number" "$D/out"; then
   ok "check errors with file:line:col"; else bad "check errors (rc $rc): $(cat "$D/out")"; fi
 printf 'ClusterName=x\nKillWait=\n' >"$D/parse.conf"
@@ -45,4 +45,28 @@ U=$SLINKY_SHARED_DIR/upstream/slinky/examples
 if "$S" conf render -V 22.05 --local "$D/x" "$U/controller.yaml" "$U/nodeset.yaml" >"$D/r.conf" 2>"$D/err" \
    && grep -q '^AuthType=auth/munge$' "$D/r.conf" && grep -q '^### NODESET & PARTITION ###$' "$D/r.conf" \
    && "$S" conf check -V 22.05 "$D/r.conf" >/dev/null 2>&1; then ok "render + check"; else bad "render: $(cat "$D/err")"; fi
+# the report: sorted by line, "did you mean", no Slurm function names
+printf 'ClusterName=x\nSlurmctldHost=h\nNodeName=n1\nPartitionName=p Nodes=n1\nPartitionName=p Nodes=n1\nMaxJobCont=5\n' >"$D/typo.conf"
+"$S" conf check -V 22.05 "$D/typo.conf" >"$D/out" 2>&1; rc=$?
+lines=$(cut -d: -f2 "$D/out" | paste -sd,)
+if [ $rc -eq 1 ] && [ "$lines" = "5,6" ] && grep -q ':6:1: error: unknown key MaxJobCont (did you mean MaxJobCount?)$' "$D/out" \
+   && ! grep -q ': _[a-z_]*: ' "$D/out"; then ok "report sorted, did you mean, no function names"; else bad "report (rc $rc): $(cat "$D/out")"; fi
+
+# set runs the static check first: exit 4 with line:col, file untouched
+printf 'ClusterName=x\nSlurmctldHost=h\nNodeName=n1\nPartitionName=p Nodes=n1\nMaxJobCont=5\n' >"$D/slurm.conf"
+cp "$D/slurm.conf" "$D/orig.conf"
+"$S" conf set -V 22.05 "$D/slurm.conf" MinJobAge=abc >"$D/out" 2>&1; rc=$?
+if [ $rc -eq 4 ] && grep -q "^$D/slurm.conf:6:11: error: MinJobAge value \"abc\" is not a valid number" "$D/out" \
+   && cmp -s "$D/slurm.conf" "$D/orig.conf"; then ok "set MinJobAge=abc: exit 4, nothing written"; else bad "set bad value (rc $rc): $(cat "$D/out")"; fi
+# unset removes a typo the catalogue does not know
+"$S" conf unset "$D/slurm.conf" MaxJobCont >"$D/out" 2>&1; rc=$?
+if [ $rc -eq 0 ] && ! grep -q MaxJobCont "$D/slurm.conf"; then ok "unset removes an unknown key"; else bad "unset typo (rc $rc): $(cat "$D/out")"; fi
+"$S" conf unset "$D/slurm.conf" MaxJobCont >"$D/out" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -q 'was not set' "$D/out" && ok "unset of an absent key" || bad "unset absent (rc $rc)"
+# a line break in a value is refused (usage error), nothing written
+cp "$D/slurm.conf" "$D/orig.conf"
+"$S" conf set "$D/slurm.conf" "MinJobAge=1
+B=2" >"$D/out" 2>&1; rc=$?
+if [ $rc -eq 2 ] && grep -q 'line break' "$D/out" && cmp -s "$D/slurm.conf" "$D/orig.conf"; then ok "newline refused"; else bad "newline (rc $rc): $(cat "$D/out")"; fi
+"$S" conf set -V 22.05 "$D/slurm.conf" MinJobAge=5 >"$D/out" 2>&1 && grep -q '^MinJobAge=5$' "$D/slurm.conf" && ok "good set written" || bad "good set: $(cat "$D/out")"
 exit $fail

@@ -2,7 +2,10 @@
  * $SLINKY_SHARED_DIR/upstream/slinky/crds/: every property path, type, enum,
  * default, required list, format, pattern, limit, x-kubernetes-* marker,
  * validation rule, printer column, short name and subresource must be
- * identical. Descriptions and controller-gen's annotation are not compared. */
+ * identical. Descriptions and controller-gen's annotation are not compared.
+ * Printer columns: every upstream column must be in ours, identical and in
+ * the same order; ours may add columns (the Controller's CONFIGAPPLIED and
+ * REASON), which change no property path. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,6 +44,28 @@ static int diff(const slinky_doc_value *a, const slinky_doc_value *b, const char
                 fprintf(stderr, "DIFF %s.%s: missing in ours\n", path, k);
                 n++;
             }
+        }
+        return n;
+    }
+    size_t plen = strlen(path), clen = strlen(".additionalPrinterColumns");
+    if (ta == SLINKY_DOC_ARRAY && plen >= clen &&
+        !strcmp(path + plen - clen, ".additionalPrinterColumns")) {
+        size_t from = 0; /* upstream's columns, in order, among ours */
+        for (size_t j = 0; j < slinky_doc_value_size(b); j++) {
+            const char *nb = slinky_doc_value_path_string(slinky_doc_value_at(b, j), "name", "");
+            size_t i = from;
+            while (i < slinky_doc_value_size(a) &&
+                   strcmp(slinky_doc_value_path_string(slinky_doc_value_at(a, i), "name", ""), nb))
+                i++; /* skip columns of our own */
+            if (i == slinky_doc_value_size(a)) {
+                fprintf(stderr, "DIFF %s: upstream column %s missing or out of order in ours\n",
+                        path, nb);
+                n++;
+                continue;
+            }
+            snprintf(sub, sizeof(sub), "%s[%s]", path, nb);
+            n += diff(slinky_doc_value_at(a, i), slinky_doc_value_at(b, j), sub);
+            from = i + 1;
         }
         return n;
     }
@@ -134,7 +159,12 @@ static void test_comparison_detects_changes(void **state)
     assert_int_equal(slinky_doc_value_set_string(slinky_doc_value_path(schema, "scalingMode.enum[0]"), "Daemon"), 0);
     assert_int_equal(slinky_doc_value_set_int(slinky_doc_value_path(schema, "replicas.default"), 2), 0);
     assert_int_equal(slinky_doc_value_set_string(slinky_doc_value_path(slinky_doc_root(mine), "spec.names.shortNames[1]"), "ns"), 0);
-    assert_int_equal(compare_kind(SLINKY_MODEL_KIND_NODESET, mine), 4);
+    /* an upstream printer column dropped from ours is a difference too */
+    slinky_doc_value *cols = slinky_doc_value_path(slinky_doc_root(mine),
+                                                   "spec.versions[0].additionalPrinterColumns");
+    assert_non_null(cols);
+    assert_int_equal(slinky_doc_value_array_remove(cols, 1), 0);
+    assert_int_equal(compare_kind(SLINKY_MODEL_KIND_NODESET, mine), 5);
     slinky_doc_free(mine);
 }
 

@@ -10,12 +10,15 @@
 #include "slinky/jail.h"
 #include "log_sink.h"
 
+#define CLI_OWN_LOG_SINK 1 /* log_sink.c */
+#include "../common/cli.h"
+
 #define DEFAULT_SPEC "/etc/slurm/slinky-jail.yaml"
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: slinky-jail COMMAND [OPTIONS]\n"
+            "usage: %s COMMAND [OPTIONS]\n"
             "\n"
             "  run --spec FILE --job ID [--user U] [--gpus N|LIST] [--cwd DIR] [--keep] -- CMD...\n"
             "        run CMD in the job's jail (as root); the job's scratch is removed\n"
@@ -29,7 +32,10 @@ static void usage(FILE *f)
             "\n"
             "Spec overrides (any command): --default (built-in profile instead of --spec),\n"
             "  --scratch DIR, --root DIR[:rw], --source DEST=SRC, --gpu-source PATTERN(%%i)\n"
-            "--gpus N means GPUs 0..N-1; a list is \"0,2\" or \"0-3\".\n");
+            "--gpus N means GPUs 0..N-1; a list is \"0,2\" or \"0-3\".\n"
+            "Spec: --spec, else " DEFAULT_SPEC " (read after the arguments are parsed).\n"
+            "\n" CLI_COMMON_HELP
+            "\n" CLI_EXIT_HELP "; run exits with CMD's status.\n", cli_prog);
 }
 
 struct opts {
@@ -51,7 +57,7 @@ struct opts {
 
 static int die(const char *what)
 {
-    fprintf(stderr, "slinky-jail: %s%s%s\n", what ? what : "", what ? ": " : "",
+    fprintf(stderr, "%s: %s%s%s\n", cli_prog, what ? what : "", what ? ": " : "",
             slinky_error_last()->message);
     return 1;
 }
@@ -67,10 +73,10 @@ static int parse(struct opts *o, int argc, char **argv)
         {"gpu-source", required_argument, 0, 'G'}, {"keep", no_argument, 0, 'k'},
         {"nul", no_argument, 0, '0'},          {"json", no_argument, 0, 'J'},
         {"stale", no_argument, 0, 'x'},        {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
+        CLI_LONGOPTS,                          {0, 0, 0, 0}};
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "+s:j:u:g:h", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+s:j:u:g:hv:q", lo, NULL)) != -1) {
         switch (c) {
         case 's': o->spec_path = optarg; break;
         case 'D': o->use_default = true; break;
@@ -88,13 +94,20 @@ static int parse(struct opts *o, int argc, char **argv)
         case 'x': o->stale = true; break;
         case 'o':
             if (o->nsources >= 32 || !strchr(optarg, '=')) {
-                fprintf(stderr, "slinky-jail: --source DEST=SRC\n");
+                fprintf(stderr, "%s: --source DEST=SRC\n", cli_prog);
                 return -1;
             }
             o->sources[o->nsources++] = optarg;
             break;
         case 'h': usage(stdout); exit(0);
-        default: return -1;
+        default: {
+            int rc = cli_option(c, optarg, NULL); /* main prints the usage */
+            if (rc == 0)
+                exit(0);
+            if (rc > 0)
+                return -1;
+            break;
+        }
         }
     }
     /* "--gpus 2" means two GPUs (0,1); lists pass through */
@@ -223,9 +236,19 @@ static int cmd_render(const char *what, struct opts *o, char **argv)
     return rc < 0 ? die("render") : 0;
 }
 
+static bool is_command(const char *cmd)
+{
+    static const char *const cmds[] = {"run", "setup", "cleanup", "render", "validate", "dump"};
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+        if (!strcmp(cmd, cmds[i]))
+            return true;
+    return false;
+}
+
 int main(int argc, char **argv)
 {
     jail_log_sink_install();
+    cli_init(argv, "slinky-jail");
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -234,6 +257,13 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         usage(stdout);
         return 0;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version"))
+        return cli_print_version(stdout);
+    if (!is_command(cmd)) { /* nothing is read before the arguments make sense */
+        fprintf(stderr, "%s: unknown command '%s'\n", cli_prog, cmd);
+        usage(stderr);
+        return 2;
     }
     struct opts o;
     memset(&o, 0, sizeof(o));
@@ -247,6 +277,7 @@ int main(int argc, char **argv)
         what = argv[2];
         shift = 2;
     }
+    argv[shift] = argv[0]; /* getopt names the program, not the subcommand */
     int idx = parse(&o, argc - shift, argv + shift);
     if (idx < 0) {
         usage(stderr);
@@ -283,7 +314,7 @@ int main(int argc, char **argv)
     int rc = 0, status = 0;
     if (!strcmp(cmd, "run")) {
         if (!rest[0]) {
-            fprintf(stderr, "slinky-jail: run needs a command after --\n");
+            fprintf(stderr, "%s: run needs a command after --\n", cli_prog);
             rc = 2;
         } else if (slinky_jail_run(&status, spec, &job, (const char *const *)rest, !o.keep) < 0) {
             rc = die("run");
@@ -302,9 +333,7 @@ int main(int argc, char **argv)
             rc = slinky_jail_cleanup(spec, o.job) < 0 ? die("cleanup") : 0;
         }
     } else {
-        fprintf(stderr, "slinky-jail: unknown command '%s'\n", cmd);
-        usage(stderr);
-        rc = 2;
+        rc = 2; /* not reached: is_command() said yes */
     }
     slinky_jail_spec_free(spec);
     return rc;

@@ -18,6 +18,10 @@
 
 #include "operator.h"
 
+#include "../common/cli.h"
+
+int op_verbosity;
+
 static volatile sig_atomic_t g_stop;
 static void on_signal(int sig)
 {
@@ -28,7 +32,7 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: slinky-operator --kubeconfig FILE --slurm-dir DIR [options]\n"
+            "usage: %s --kubeconfig FILE --slurm-dir DIR [options]\n"
             "\n"
             "Watches Slinky Controllers, NodeSets and Accountings, renders slurm.conf,\n"
             "checks it statically and with the real Slurm, writes the ConfigMap\n"
@@ -48,15 +52,28 @@ static void usage(FILE *f)
             "  --leader-elect           run only while holding the Lease slinky-operator in the\n"
             "                           namespace (several replicas: one works, the others wait;\n"
             "                           losing the lease stops this one)\n"
-            "  --lease-duration SECONDS lease duration (default 15; renew deadline 2/3 of it)\n");
+            "  --lease-duration SECONDS lease duration (default 15; renew deadline 2/3 of it)\n"
+            CLI_COMMON_HELP "\n"
+            CLI_EXIT_HELP "; with --once, 1 also when a Controller was rejected.\n",
+            cli_prog);
 }
 
+/* "22.05" -> 2205; (unsigned)-1 for anything else */
 static unsigned parse_version(const char *s)
 {
     unsigned a = 0, b = 0;
-    if (sscanf(s, "%u.%u", &a, &b) == 2)
+    char end;
+    if (sscanf(s, "%u.%u%c", &a, &b, &end) == 2 && a >= 20 && b <= 99)
         return a * 100 + b;
-    return (unsigned)atoi(s);
+    return (unsigned)-1;
+}
+
+/* A port or a count: digits only, within [lo, hi]; -1 otherwise. */
+static long parse_number(const char *s, long lo, long hi)
+{
+    char *e = NULL;
+    long v = strtol(s, &e, 10);
+    return *s && !*e && v >= lo && v <= hi ? v : -1;
 }
 
 static void enqueue_controller(const slinky_doc_value *obj, void *payload)
@@ -129,10 +146,10 @@ static slinky_kube_controller *g_ctl;
 static void on_started_leading(void *payload)
 {
     op_state *st = payload;
-    fprintf(stderr, "slinky-operator: leading; starting the workers\n");
+    fprintf(stderr, "%s: leading; starting the workers\n", cli_prog);
     if (slinky_kube_controller_new(&g_ctl, st->queue, 1, op_reconcile, st) < 0 ||
         slinky_kube_controller_start(g_ctl) < 0) {
-        fprintf(stderr, "slinky-operator: controller: %s\n", slinky_error_last()->message);
+        fprintf(stderr, "%s: controller: %s\n", cli_prog, slinky_error_last()->message);
         g_stop = 1;
     }
 }
@@ -140,15 +157,21 @@ static void on_started_leading(void *payload)
 static void on_stopped_leading(void *payload)
 {
     (void)payload;
-    fprintf(stderr, "slinky-operator: lost the lease; stopping\n");
+    fprintf(stderr, "%s: lost the lease; stopping\n", cli_prog);
     g_stop = 1;
     kill(getpid(), SIGTERM); /* wake pause() */
 }
 
 static int fail(const char *what)
 {
-    fprintf(stderr, "slinky-operator: %s: %s\n", what, slinky_error_last()->message);
+    fprintf(stderr, "%s: %s: %s\n", cli_prog, what, slinky_error_last()->message);
     return 1;
+}
+
+static int bad_arg(const char *opt, const char *val)
+{
+    fprintf(stderr, "%s: %s: '%s' is not valid\n", cli_prog, opt, val);
+    return 2;
 }
 
 int main(int argc, char **argv)
@@ -171,25 +194,43 @@ int main(int argc, char **argv)
         {"restart-command", required_argument, 0, 'r'}, {"no-validate", no_argument, 0, 'N'},
         {"once", no_argument, 0, 'o'},              {"help", no_argument, 0, 'h'},
         {"leader-elect", no_argument, 0, 'L'},      {"lease-duration", required_argument, 0, 'D'},
-        {0, 0, 0, 0}};
+        CLI_LONGOPTS,                               {0, 0, 0, 0}};
     int c;
-    while ((c = getopt_long(argc, argv, "k:n:d:h", longopts, NULL)) != -1) {
+    long num;
+    cli_init(argv, "slinky-operator");
+    while ((c = getopt_long(argc, argv, "k:n:d:hv:q", longopts, NULL)) != -1) {
         switch (c) {
         case 'k': kubeconfig = optarg; break;
         case 'n': st.o.namespace_ = optarg; break;
         case 'd': st.o.slurm_dir = optarg; break;
-        case 'V': st.o.slurm_version = parse_version(optarg); break;
-        case 'c': st.o.slurmctld_port = atoi(optarg); break;
-        case 's': st.o.slurmd_port = atoi(optarg); break;
-        case 'b': st.o.slurmdbd_port = atoi(optarg); break;
+        case 'V':
+            if ((st.o.slurm_version = parse_version(optarg)) == (unsigned)-1)
+                return bad_arg("--slurm-version", optarg);
+            break;
+        case 'c':
+        case 's':
+        case 'b':
+            if ((num = parse_number(optarg, 1, 65535)) < 0)
+                return bad_arg(c == 'c' ? "--ctld-port" : c == 's' ? "--slurmd-port" : "--dbd-port",
+                               optarg);
+            *(c == 'c' ? &st.o.slurmctld_port : c == 's' ? &st.o.slurmd_port : &st.o.slurmdbd_port) =
+                (int)num;
+            break;
         case 'm': st.o.munge_socket = optarg; break;
         case 'r': st.o.restart_cmd = optarg; break;
         case 'N': st.o.validate = false; break;
         case 'o': once = true; break;
         case 'L': leader_elect = true; break;
-        case 'D': lease_s = atol(optarg); break;
+        case 'D':
+            if ((lease_s = parse_number(optarg, 1, 86400)) < 0)
+                return bad_arg("--lease-duration", optarg);
+            break;
         case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        default:
+            if ((num = cli_option(c, optarg, usage)) >= 0)
+                return (int)num;
+            op_verbosity = cli_verbosity;
+            break;
         }
     }
     if (!st.o.slurm_dir || optind != argc) {
@@ -242,7 +283,7 @@ int main(int argc, char **argv)
         slinky_kube_informer_start(st.controllers) < 0 ||
         slinky_kube_informer_wait_synced(st.controllers, 30000) < 0)
         return fail("initial sync");
-    fprintf(stderr, "slinky-operator: watching namespace %s (%zu controllers, %zu nodesets)\n",
+    fprintf(stderr, "%s: watching namespace %s (%zu controllers, %zu nodesets)\n", cli_prog,
             st.o.namespace_, slinky_kube_informer_size(st.controllers),
             slinky_kube_informer_size(st.nodesets));
 
@@ -281,14 +322,14 @@ int main(int argc, char **argv)
             lo.release_on_stop = true;
             if (slinky_kube_leader_new(&le, st.client, &lo) < 0 || slinky_kube_leader_start(le) < 0)
                 return fail("leader election");
-            fprintf(stderr, "slinky-operator: waiting for the lease %s/slinky-operator as %s\n",
+            fprintf(stderr, "%s: waiting for the lease %s/slinky-operator as %s\n", cli_prog,
                     st.o.namespace_, identity);
         } else {
             on_started_leading(&st);
         }
         while (!g_stop)
             pause();
-        fprintf(stderr, "slinky-operator: stopping\n");
+        fprintf(stderr, "%s: stopping\n", cli_prog);
         if (g_ctl) {
             slinky_kube_controller_stop(g_ctl);
             slinky_kube_controller_free(g_ctl);
@@ -306,7 +347,7 @@ int main(int argc, char **argv)
     slinky_kube_workqueue_free(st.queue);
     slinky_kube_client_free(st.client);
     slinky_kube_config_free(cfg);
-    fprintf(stderr, "slinky-operator: %u reconciles, %u applied, %u rejected\n", st.reconciles,
+    fprintf(stderr, "%s: %u reconciles, %u applied, %u rejected\n", cli_prog, st.reconciles,
             st.applied, st.rejected);
     slinky_global_shutdown();
     return rc;

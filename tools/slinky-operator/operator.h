@@ -36,6 +36,9 @@ typedef struct op_state {
     unsigned reconciles, applied, rejected; /* counters (under lock) */
 } op_state;
 
+/* -v N / --quiet from the command line: -1 errors only, 0 default, more is chattier. */
+extern int op_verbosity;
+
 extern const slinky_kube_resource op_res_controllers, op_res_nodesets, op_res_accountings,
     op_res_configmaps, op_res_events;
 

@@ -21,6 +21,8 @@ static void logf_(const char *level, const char *key, const char *fmt, ...)
     SLINKY_PRINTF(3, 4);
 static void logf_(const char *level, const char *key, const char *fmt, ...)
 {
+    if (op_verbosity < 0 && strcmp(level, "error") != 0)
+        return; /* --quiet */
     char ts[32];
     time_t t = time(NULL);
     struct tm tm;

@@ -8,12 +8,14 @@
 
 #include "slinky.h"
 
+#include "../common/cli.h"
+
 enum { EX_OK = 0, EX_FAIL = 1, EX_USAGE = 2, EX_CONFLICT = 3, EX_INVALID = 4, EX_NOLEDGER = 5 };
 
 static void usage(FILE *f)
 {
     fprintf(f,
-            "usage: slinky-user-add NAME [options]\n"
+            "usage: %s NAME [options]\n"
             "\n"
             "Record user NAME in the identity ledger (uid/gid allocated by the ledger) and\n"
             "converge the chosen sinks. Running the same command again changes nothing,\n"
@@ -43,10 +45,11 @@ static void usage(FILE *f)
             "                     ldap:// with StartTLS)\n"
             "  --actor NAME       who is recorded as the author (default $USER)\n"
             "  --dry-run          print the events that would be recorded; change nothing\n"
-            "  -h, --help         this text\n"
+            CLI_COMMON_HELP
             "\n"
             "exit codes: 0 ok (also: nothing to do), 1 failure, 2 usage, 3 conflict (name or\n"
-            "id taken, sink conflict), 4 invalid input (name, key, uid), 5 no ledger\n");
+            "id taken, sink conflict), 4 invalid input (name, key, uid), 5 no ledger\n",
+            cli_prog);
 }
 
 static int code_of(int status)
@@ -64,7 +67,7 @@ static int code_of(int status)
 static int die(const char *what)
 {
     const slinky_error *e = slinky_error_last();
-    fprintf(stderr, "slinky-user-add: %s: %s\n", what, e->message);
+    fprintf(stderr, "%s: %s: %s\n", cli_prog, what, e->message);
     return code_of(e->code);
 }
 
@@ -77,7 +80,7 @@ static int read_keys(keyin **keys, size_t *n, const char *file)
 {
     FILE *f = fopen(file, "r");
     if (!f) {
-        fprintf(stderr, "slinky-user-add: --ssh-key-file %s: ", file);
+        fprintf(stderr, "%s: --ssh-key-file %s: ", cli_prog, file);
         perror(NULL);
         return EX_INVALID;
     }
@@ -96,7 +99,7 @@ static int read_keys(keyin **keys, size_t *n, const char *file)
         if (!*p || *p == '#')
             continue;
         if (slinky_ledger_ssh_key_check(p) < 0) {
-            fprintf(stderr, "slinky-user-add: %s line %d: %s\n", file, lineno,
+            fprintf(stderr, "%s: %s line %d: %s\n", cli_prog, file, lineno,
                     slinky_error_last()->message);
             rc = EX_INVALID;
             break;
@@ -116,7 +119,7 @@ static int read_keys(keyin **keys, size_t *n, const char *file)
         count++;
     }
     if (rc == EX_OK && count == 0) {
-        fprintf(stderr, "slinky-user-add: %s holds no public key\n", file);
+        fprintf(stderr, "%s: %s holds no public key\n", cli_prog, file);
         rc = EX_INVALID;
     }
     free(line);
@@ -395,9 +398,8 @@ static int record_request(ctx *c, const request *r)
 
 int main(int argc, char **argv)
 {
-    const char *ledger_path = getenv("SLINKY_LEDGER");
-    if (!ledger_path || !*ledger_path)
-        ledger_path = "/var/lib/slinky/ledger";
+    cli_init(argv, "slinky-user-add");
+    const char *ledger_path = NULL;
     const char *account = NULL, *apply = NULL, *root = "/", *incarnation = NULL;
     const char *sacctmgr = NULL, *kanidm = NULL, *gecos = NULL, *shell = NULL, *home = NULL;
     const char *actor = NULL, *kubeconfig = NULL, *kube_ns = NULL;
@@ -417,16 +419,16 @@ int main(int argc, char **argv)
         {"kubeconfig", 1, 0, 'C'},   {"namespace", 1, 0, 'N'},  {"help", 0, 0, 'h'},
         {"ldap-uri", 1, 0, 'U'},     {"ldap-base", 1, 0, 'B'},  {"ldap-bind-dn", 1, 0, 'D'},
         {"ldap-password-file", 1, 0, 'P'}, {"ldap-password-secret", 1, 0, 'Q'},
-        {"ldap-ca", 1, 0, 'Y'},      {0, 0, 0, 0}};
-    int o;
-    while ((o = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        {"ldap-ca", 1, 0, 'Y'},      CLI_LONGOPTS,              {0, 0, 0, 0}};
+    int o, orc;
+    while ((o = getopt_long(argc, argv, "hv:q", lo, NULL)) != -1) {
         switch (o) {
         case 'k': keyfiles[nkeyfiles++] = optarg; break;
         case 'u': {
             char *e = NULL;
             uid = strtoul(optarg, &e, 10);
             if (!*optarg || *e || uid == 0 || uid > 0x7fffffffUL) {
-                fprintf(stderr, "slinky-user-add: --uid '%s' is not a valid uid\n", optarg);
+                fprintf(stderr, "%s: --uid '%s' is not a valid uid\n", cli_prog, optarg);
                 return EX_INVALID;
             }
             break;
@@ -453,30 +455,37 @@ int main(int argc, char **argv)
         case 'Q': ldap_pws = optarg; break;
         case 'Y': ldap_ca = optarg; break;
         case 'h': usage(stdout); return EX_OK;
-        default: usage(stderr); return EX_USAGE;
+        default:
+            if ((orc = cli_option(o, optarg, usage)) >= 0)
+                return orc;
+            break;
         }
     }
     if (optind != argc - 1) {
-        fprintf(stderr, "slinky-user-add: exactly one user NAME is required\n");
+        fprintf(stderr, "%s: exactly one user NAME is required\n", cli_prog);
         usage(stderr);
         return EX_USAGE;
     }
     const char *name = argv[optind];
+    if (!ledger_path)
+        ledger_path = getenv("SLINKY_LEDGER");
+    if (!ledger_path || !*ledger_path)
+        ledger_path = "/var/lib/slinky/ledger";
     /* validate every input before writing anything */
     if (!slinky_ledger_name_is_valid(name)) {
-        fprintf(stderr, "slinky-user-add: '%s' is not a portable user name (lowercase letters, "
-                        "digits, '_', '-', '.', starting with a letter or '_', at most 32)\n",
+        fprintf(stderr, "%s: '%s' is not a portable user name (lowercase letters, "
+                        "digits, '_', '-', '.', starting with a letter or '_', at most 32)\n", cli_prog,
                 name);
         return EX_INVALID;
     }
     for (size_t i = 0; i < ngroups; i++)
         if (!slinky_ledger_name_is_valid(groups[i])) {
-            fprintf(stderr, "slinky-user-add: --group '%s' is not a valid group name\n",
+            fprintf(stderr, "%s: --group '%s' is not a valid group name\n", cli_prog,
                     groups[i]);
             return EX_INVALID;
         }
     if (account && !slinky_ledger_name_is_valid(account)) {
-        fprintf(stderr, "slinky-user-add: --account '%s' is not a valid account name\n",
+        fprintf(stderr, "%s: --account '%s' is not a valid account name\n", cli_prog,
                 account);
         return EX_INVALID;
     }
@@ -495,8 +504,8 @@ int main(int argc, char **argv)
             else if (!strcmp(t, "ldap"))
                 sinks |= SLINKY_LEDGER_SINK_LDAP;
             else {
-                fprintf(stderr, "slinky-user-add: --apply: unknown sink '%s' (posix, slurm, "
-                                "kanidm, kube, ldap)\n",
+                fprintf(stderr, "%s: --apply: unknown sink '%s' (posix, slurm, "
+                                "kanidm, kube, ldap)\n", cli_prog,
                         t);
                 free(s);
                 return EX_USAGE;
@@ -520,8 +529,8 @@ int main(int argc, char **argv)
         rc = die("open ledger");
         if (missing)
             fprintf(stderr,
-                    "slinky-user-add: create one with: slinkyctl ledger --ledger %s init\n",
-                    ledger_path);
+                    "%s: create one with: slinkyctl ledger --ledger %s init\n",
+                    cli_prog, ledger_path);
         goto out;
     }
     request req = {name, gecos, shell, home, account, root, uid, keys, nkeys, groups, ngroups};

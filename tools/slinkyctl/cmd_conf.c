@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "conf_report.h"
 #include "resources.h"
 #include "slinky.h"
 #include "slinky/conf.h"
@@ -16,8 +17,11 @@ static int usage(FILE *f)
             "usage: slinkyctl conf COMMAND ...\n"
             "  check [-V VERSION] [-k KIND] FILE   static checks (exit 1 with FILE:LINE:COL errors)\n"
             "  get FILE KEY                         effective value of a global key\n"
-            "  set FILE KEY=VALUE                   edit one line (or append one)\n"
-            "  set|unset|get KEY[=VALUE]... [--controller NAME] [-n NS] [--kubeconfig F] [--dry-run]\n"
+            "  set [-V VERSION] FILE KEY=VALUE      edit one line (or append one); exit 4 when the\n"
+            "                                       result fails the static check (nothing written)\n"
+            "  unset FILE KEY...                    remove keys (always; findings are reported)\n"
+            "  set|unset|get KEY[=VALUE]... [--controller NAME] [-n NS] [--context C] [--kubeconfig F]\n"
+            "        [--slurm-version VERSION] [--dry-run]\n"
             "                                       edit a live Controller's spec.extraConf\n"
             "  diff [-V VERSION] OLD NEW            changes with their class and the overall class\n"
             "  render [-V VERSION] [--local DIR] [--ports CTLD,SLURMD,DBD] [--munge SOCKET]\n"
@@ -27,7 +31,8 @@ static int usage(FILE *f)
             "  validate [--munge SOCKET] [--parse-only] FILE   ask the installed Slurm\n"
             "  hostlist expand|compress EXPR...\n"
             "VERSION is 22.05, 24.11, 25.05 or 0 (newest); KIND is slurm, cgroup, gres, slurmdbd,\n"
-            "job_container or plugstack (default: from the file name).\n");
+            "job_container or plugstack (default: from the file name).\n"
+            "Exit codes: 0 done, 1 failure, 2 usage error, 4 refused by the static check.\n");
     return 2;
 }
 
@@ -111,15 +116,15 @@ static int cmd_check(int argc, char **argv)
     }
     char *report = NULL;
     int rc = slinky_conf_check(&report, c, v);
-    if (report && *report)
-        fputs(report, rc ? stderr : stdout);
     if (rc == SLINKY_ENOMEM) {
         slinky_conf_free(c);
         return fail("check");
     }
+    slinkyctl_report_map map = {(slinky_conf_kind)kind, v, NULL, NULL, 0, 0};
+    int errors = slinkyctl_conf_report(rc ? stderr : stdout, report, &map);
     slinky_free(report);
     slinky_conf_free(c);
-    return rc ? 1 : 0;
+    return rc || errors ? 1 : 0;
 }
 
 static int cmd_get(int argc, char **argv)
@@ -147,27 +152,110 @@ static int cmd_get(int argc, char **argv)
     return rc;
 }
 
-static int cmd_set(int argc, char **argv)
+static int edit_file(const char *file, char **argv, int nargs, bool set, unsigned v)
 {
-    if (argc != 3 || !strchr(argv[2], '='))
+    if (!file || !nargs || (set && nargs != 1))
         return usage(stderr);
-    char *key = strdup(argv[2]);
-    if (!key)
-        return 1;
-    char *val = strchr(key, '=');
-    *val++ = '\0';
+    int first = 0;
+    for (int i = first; i < first + nargs; i++) {
+        const char *eq = strchr(argv[i], '=');
+        const char *bad = eq ? slinkyctl_conf_bad_value(eq + 1, strlen(eq + 1)) : NULL;
+        if (set && (!eq || eq == argv[i])) {
+            fprintf(stderr, "slinkyctl conf set: '%s': want KEY=VALUE\n", argv[i]);
+            return 2;
+        }
+        if (!set && eq) {
+            fprintf(stderr, "slinkyctl conf unset: '%s': want a key without a value\n", argv[i]);
+            return 2;
+        }
+        if (bad) {
+            fprintf(stderr, "slinkyctl conf set: the value of %.*s holds %s: one slurm.conf "
+                            "line cannot carry it\n", (int)(eq - argv[i]), argv[i], bad);
+            return 2;
+        }
+    }
+    int kind = kind_of(NULL, file);
     slinky_conf *c = NULL;
     slinky_conf_parse_options o = SLINKY_CONF_PARSE_OPTIONS_INIT;
-    o.kind = (slinky_conf_kind)kind_of(NULL, argv[1]);
+    o.kind = (slinky_conf_kind)kind;
     o.no_includes = true;
-    int rc = slinky_conf_load(&c, argv[1], &o);
+    char *text = NULL;
+    int rc = slinky_conf_load(&c, file, &o) < 0 ? fail(set ? "set" : "unset") : 0;
+    for (int i = first; rc == 0 && i < first + nargs; i++) {
+        if (set) {
+            char *key = strdup(argv[i]);
+            if (!key)
+                return 1;
+            char *val = strchr(key, '=');
+            *val++ = '\0';
+            rc = slinky_conf_set(c, key, val) < 0 ? fail("set") : 0;
+            free(key);
+        } else {
+            int r = slinky_conf_unset(c, argv[i]);
+            if (r == SLINKY_ENOTFOUND) {
+                fprintf(stderr, "slinkyctl conf unset: %s was not set in %s\n", argv[i], file);
+                slinky_error_clear();
+            } else if (r < 0) {
+                rc = fail("unset");
+            }
+        }
+    }
     if (rc == 0)
-        rc = slinky_conf_set(c, key, val);
+        rc = slinky_conf_render(&text, NULL, c) < 0 ? fail("set") : 0;
+    slinkyctl_report_map map = {(slinky_conf_kind)kind, v, NULL, NULL, 0, 0};
+    if (rc == 0) { /* findings are shown when there is an error among them */
+        char *found = NULL;
+        size_t flen = 0;
+        FILE *mem = open_memstream(&found, &flen);
+        int errors = mem ? slinkyctl_conf_check_text(mem, text, file, &map) : -1;
+        if (mem)
+            fclose(mem);
+        if (errors > 0)
+            fputs(found, stderr);
+        if (errors < 0)
+            rc = 1;
+        else if (errors > 0 && set) {
+            fprintf(stderr, "slinkyctl conf set: %s not written: the result fails the static "
+                            "check the operator applies\n", file);
+            rc = SLINKYCTL_EXIT_INVALID;
+        } else if (errors > 0) {
+            fprintf(stderr, "slinkyctl conf unset: removed; %s still fails the static check\n",
+                    file);
+        }
+        free(found);
+    }
     if (rc == 0)
-        rc = slinky_conf_save(c, argv[1]);
-    free(key);
+        rc = slinky_conf_save(c, file) < 0 ? fail(set ? "set" : "unset") : 0;
+    slinky_free(text);
     slinky_conf_free(c);
-    return rc ? fail("set") : 0;
+    return rc;
+}
+
+/* set FILE KEY=VALUE [-V VERSION]: the edited file must pass the static check
+ * (exit 4, nothing written); unset FILE KEY...: always removes, then reports. */
+static int cmd_edit(int argc, char **argv, bool set)
+{
+    unsigned int v = 0;
+    const char *file = NULL;
+    int nargs = 0;
+    char **args = calloc((size_t)argc, sizeof(*args));
+    if (!args)
+        return 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--slurm-version")) {
+            if (i + 1 >= argc || (v = parse_version(argv[++i])) == (unsigned)-1) {
+                free(args);
+                return usage(stderr);
+            }
+        } else if (!file) {
+            file = argv[i];
+        } else {
+            args[nargs++] = argv[i];
+        }
+    }
+    int rc = edit_file(file, args, nargs, set, v);
+    free(args);
+    return rc;
 }
 
 static int cmd_diff(int argc, char **argv)
@@ -354,6 +442,15 @@ static int cmd_validate(int argc, char **argv)
     return rc == 0 ? 0 : rc == SLINKY_ETIMEOUT ? 2 : 1;
 }
 
+/* set/get/unset edit a file when the first operand (after -V VERSION) is one. */
+static bool names_a_file(int argc, char **argv)
+{
+    int i = 1;
+    if (i + 1 < argc && (!strcmp(argv[i], "-V") || !strcmp(argv[i], "--slurm-version")))
+        i += 2;
+    return i < argc && access(argv[i], F_OK) == 0;
+}
+
 int slinkyctl_cmd_conf(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
@@ -365,13 +462,13 @@ int slinkyctl_cmd_conf(int argc, char **argv)
         return cmd_check(argc, argv);
     /* set/get/unset on a live Controller when the first argument is not a file */
     if (slinkyctl_conf_controller &&
-        (!strcmp(sub, "set") || !strcmp(sub, "get") || !strcmp(sub, "unset")) && argc > 1 &&
-        access(argv[1], F_OK) != 0)
+        (!strcmp(sub, "set") || !strcmp(sub, "get") || !strcmp(sub, "unset")) &&
+        !names_a_file(argc, argv))
         return slinkyctl_conf_controller(argc, argv);
     if (!strcmp(sub, "get"))
         return cmd_get(argc, argv);
-    if (!strcmp(sub, "set"))
-        return cmd_set(argc, argv);
+    if (!strcmp(sub, "set") || !strcmp(sub, "unset"))
+        return cmd_edit(argc, argv, !strcmp(sub, "set"));
     if (!strcmp(sub, "diff"))
         return cmd_diff(argc, argv);
     if (!strcmp(sub, "render"))

@@ -69,7 +69,7 @@ int slinkyctl_cmd_jail(int argc, char **argv)
     bool json = false;
     slinky_jail_job job = SLINKY_JAIL_JOB_INIT;
     int c;
-    optind = 1;
+    optind = 0; /* GNU: reinitialise (main parsed with "+") */
     while ((c = getopt_long(argc - first + 1, argv + first - 1, "+s:j:u:g:", lo, NULL)) != -1) {
         switch (c) {
         case 's': spec_path = optarg; break;

@@ -119,7 +119,7 @@ static int cmd_replay(slinky_ledger *l, int argc, char **argv)
                                        {"ldap-ca", 1, 0, 'C'},
                                        {"ldap-password-secret", 1, 0, 'Q'}, {0, 0, 0, 0}};
     int c;
-    optind = 1;
+    optind = 0; /* GNU: reinitialise (main parsed with "+") */
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         switch (c) {
         case 's': sinks = optarg; break;
@@ -179,6 +179,28 @@ static int cmd_replay(slinky_ledger *l, int argc, char **argv)
     return 0;
 }
 
+/* "<bindir>/slinky-ledger-keys --ledger /ledger %u": the folder this slinkyctl runs from
+ * when the program is beside it (an installed tree, whatever its prefix), else the
+ * configured install prefix's. */
+static void keys_program(char *buf, size_t len)
+{
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        char *slash = strrchr(self, '/');
+        if (slash) {
+            *slash = '\0';
+            snprintf(buf, len, "%s/slinky-ledger-keys", self);
+            if (access(buf, X_OK) == 0) {
+                snprintf(buf, len, "%s/slinky-ledger-keys --ledger /ledger %%u", self);
+                return;
+            }
+        }
+    }
+    snprintf(buf, len, "%s/slinky-ledger-keys --ledger /ledger %%u", SLINKY_INSTALL_BINDIR);
+}
+
 static int cmd_sshd(int argc, char **argv)
 {
     slinky_ledger_sshd_options o = SLINKY_LEDGER_SSHD_OPTIONS_INIT;
@@ -188,7 +210,7 @@ static int cmd_sshd(int argc, char **argv)
                                        {"keys-command-user", 1, 0, 'u'},
                                        {0, 0, 0, 0}};
     int c;
-    optind = 1;
+    optind = 0; /* GNU: reinitialise (main parsed with "+") */
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         switch (c) {
         case 'e': o.enable_seamless = true; break;
@@ -197,6 +219,11 @@ static int cmd_sshd(int argc, char **argv)
         case 'u': o.keys_command_user = optarg; break;
         default: usage(stderr); return 2;
         }
+    }
+    char keys[4200];
+    if (!o.keys_command) { /* the slinky-ledger-keys installed with this slinkyctl */
+        keys_program(keys, sizeof(keys));
+        o.keys_command = keys;
     }
     char *out = NULL;
     if (slinky_ledger_sshd_render(&out, &o) < 0)
@@ -212,7 +239,7 @@ static int cmd_init(const char *path, int argc, char **argv)
     static const struct option lo[] = {{"cluster", 1, 0, 'c'}, {"id-range", 1, 0, 'r'},
                                        {0, 0, 0, 0}};
     int c;
-    optind = 1;
+    optind = 0; /* GNU: reinitialise (main parsed with "+") */
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         switch (c) {
         case 'c': o.cluster_id = optarg; break;
