@@ -14,6 +14,10 @@ static const char *const record_types[] = {"NodeName", "PartitionName", "NodeSet
 
 const char *slinky_conf__record_type(const char *key)
 {
+    /* every line's first key comes here: most are not records, tell by the first letter */
+    unsigned char k0 = (unsigned char)(key[0] | 0x20);
+    if (k0 != 'n' && k0 != 'p' && k0 != 'd' && k0 != 'f')
+        return NULL;
     for (size_t i = 0; i < SLINKY__ARRAY_SIZE(record_types); i++)
         if (slinky_conf__ieq(key, record_types[i]))
             return record_types[i];
@@ -120,15 +124,22 @@ int slinky_conf__pair_block(slinky_conf__pair *p, const char *k, size_t klen, co
     return 0;
 }
 
+/* Room for the line's pairs, allocated once: the number of '=' of the logical line bounds
+ * them (every pair has one); a directive or an Include has one pair and may have none. */
+static int reserve_pairs(slinky_conf__line *l, const char *s, size_t n)
+{
+    size_t cap = 0;
+    for (const char *p = s, *e = s + n; (p = memchr(p, '=', (size_t)(e - p))) != NULL; p++)
+        cap++;
+    if (cap == 0)
+        cap = 1;
+    l->pairs = slinky__malloc(cap * sizeof(*l->pairs));
+    return l->pairs ? 0 : SLINKY_ENOMEM;
+}
+
 static int add_pair(slinky_conf__line *l, const char *k, size_t klen, const char *v, size_t vlen,
                     int col, int vcol)
 {
-    if ((l->npairs & (l->npairs - 1)) == 0) { /* 0, 1, 2, 4, 8...: grow to the next power of 2 */
-        slinky_conf__pair *p = slinky__realloc(l->pairs, (l->npairs ? l->npairs * 2 : 1) * sizeof(*p));
-        if (!p)
-            return SLINKY_ENOMEM;
-        l->pairs = p;
-    }
     slinky_conf__pair *p = &l->pairs[l->npairs];
     if (slinky_conf__pair_block(p, k, klen, v, vlen) < 0)
         return SLINKY_ENOMEM;
@@ -153,6 +164,8 @@ static int parse_pairs(slinky_conf *c, slinky_conf__line *l, const char *s, size
         l->type = l->comment_off < l->raw_len ? SLINKY_CONF_LINE_COMMENT : SLINKY_CONF_LINE_BLANK;
         return 0;
     }
+    if ((rc = reserve_pairs(l, s + i, n - i)) < 0)
+        return rc;
     if (c->kind == SLINKY_CONF_KIND_PLUGSTACK) {
         size_t ks = i;
         while (i < n && !isspace((unsigned char)s[i]))
@@ -221,7 +234,7 @@ static int parse_pairs(slinky_conf *c, slinky_conf__line *l, const char *s, size
             return rc;
         if (l->npairs == 1) {
             if (c->kind == SLINKY_CONF_KIND_SLURM)
-                multi = slinky_conf__is_record_key(l->pairs[0].key);
+                multi = (l->rtype = slinky_conf__record_type(l->pairs[0].key)) != NULL;
             else
                 multi = c->kind == SLINKY_CONF_KIND_GRES ||
                         c->kind == SLINKY_CONF_KIND_JOB_CONTAINER;
@@ -235,7 +248,6 @@ static int parse_pairs(slinky_conf *c, slinky_conf__line *l, const char *s, size
             return perr(c, l->lineno, (int)rest + 1, "Parse error in file %s line %d: \"%.*s\"",
                         c->filename, l->lineno, (int)(n - rest), s + rest);
     }
-    l->rtype = c->kind == SLINKY_CONF_KIND_SLURM ? slinky_conf__record_type(l->pairs[0].key) : NULL;
     l->type = (c->kind == SLINKY_CONF_KIND_SLURM ? l->rtype != NULL : l->npairs > 1)
                   ? SLINKY_CONF_LINE_RECORD
                   : SLINKY_CONF_LINE_PAIR;
