@@ -335,9 +335,7 @@ slinky_status slinky_conf_unset(slinky_conf *conf, const char *key)
         slinky_conf__line *l = &conf->lines[i];
         if (l->type == SLINKY_CONF_LINE_PAIR && slinky_conf__ieq(l->pairs[0].key, key)) {
             free(l->raw);
-            for (size_t j = 0; j < l->npairs; j++)
-                free(l->pairs[j].key); /* value shares the block */
-            free(l->pairs);
+            slinky_conf__pairs_free(l->pairs, l->npairs);
             removed++;
             continue;
         }
@@ -594,9 +592,7 @@ static int line_set_pair(slinky_conf__line *l, const char *key, const char *valu
         slinky__buf_dispose(&b);
         return slinky__error_oom();
     }
-    for (size_t i = 0; i < l->npairs; i++)
-        free(l->pairs[i].key);
-    free(l->pairs);
+    slinky_conf__pairs_free(l->pairs, l->npairs);
     free(l->raw);
     l->pairs = np;
     l->npairs = nn;
