@@ -184,21 +184,23 @@ static int scope_of(const slinky_conf__line *l, const char **scope)
     return *scope != NULL;
 }
 
+/* Case-blind and cheap: the length and the first and last two letters pick the slot
+ * (NodeName/NodeAddr differ only at the end). */
 static size_t ihash(const char *s)
 {
-    size_t h = 1469598103934665603ull;
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        h = (h ^ (ch >= 'A' && ch <= 'Z' ? ch + 32u : ch)) * 1099511628211ull;
-    }
-    return h;
+    size_t n = strlen(s), h = n;
+    if (n >= 2)
+        h = h * 131 + (size_t)(s[0] | 0x20) * 31 + (size_t)(s[1] | 0x20) +
+            (size_t)(s[n - 1] | 0x20) * 7 + (size_t)(s[n - 2] | 0x20) * 3;
+    return (h * 0x9e3779b97f4a7c15ull) >> 40;
 }
 
 static const keymemo *key_facts(keymemo *memo, int kind, const char *scope, const char *key,
                                 unsigned int version)
 {
     keymemo *m = &memo[(ihash(key) ^ (size_t)(uintptr_t)scope) & (KEYMEMO - 1)];
-    if (m->key && m->kind == kind && m->scope == scope && slinky_conf__ieq(m->key, key))
+    if (m->key && m->kind == kind && m->scope == scope &&
+        (!strcmp(m->key, key) || slinky_conf__ieq(m->key, key))) /* same spelling: one strcmp */
         return m;
     m->key = key;
     m->scope = scope;

@@ -135,6 +135,14 @@ int slinky_conf__pair_block(slinky_conf__pair *p, const char *k, size_t klen, co
     return 0;
 }
 
+/* isspace() of the C locale as one table load (the locale call ran for every byte). */
+static const unsigned char blank_tab[256] = {['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1,
+                                             ['\r'] = 1, [' '] = 1};
+static inline int is_blank(char ch)
+{
+    return blank_tab[(unsigned char)ch];
+}
+
 /* Room for the line's pairs, allocated once: the number of '=' of the logical line bounds
  * them (every pair has one); a directive or an Include has one pair and may have none. */
 static int reserve_pairs(slinky_conf__line *l, const char *s, size_t n)
@@ -158,19 +166,25 @@ static int add_pair(slinky_conf__line *l, slinky__buf *pb, const char *k, size_t
                     const char *v, size_t vlen, int col, int vcol)
 {
     slinky_conf__pair *p = &l->pairs[l->npairs];
-    size_t koff = pb->len;
-    slinky__buf_put(pb, k, klen);
-    slinky__buf_putc(pb, '\0');
-    size_t voff = pb->len;
-    for (size_t i = 0, run = 0; i <= vlen; i++) {
-        if (i == vlen || (v[i] == '\\' && i + 1 < vlen && v[i + 1] == '#')) {
-            slinky__buf_put(pb, v + run, i - run); /* \# is a literal # */
-            run = i + 1;
-        }
-    }
-    slinky__buf_putc(pb, '\0');
-    if (pb->failed)
+    if (slinky__buf_grow(pb, klen + vlen + 2) < 0)
         return SLINKY_ENOMEM;
+    size_t koff = pb->len, voff = koff + klen + 1;
+    char *d = pb->data + koff;
+    memcpy(d, k, klen);
+    d[klen] = '\0';
+    char *val = d + klen + 1;
+    size_t o = 0;
+    for (const char *bs, *e = v + vlen; v < e; v = bs + 1) {
+        bs = memchr(v, '\\', (size_t)(e - v));
+        if (!bs)
+            bs = e;
+        memcpy(val + o, v, (size_t)(bs - v));
+        o += (size_t)(bs - v);
+        if (bs < e && !(bs + 1 < e && bs[1] == '#')) /* \# is a literal #; other \ stay */
+            val[o++] = '\\';
+    }
+    val[o] = '\0';
+    pb->len = voff + o + 1;
     p->key = (char *)(uintptr_t)koff;
     p->value = (char *)(uintptr_t)voff;
     p->column = col;
@@ -201,7 +215,7 @@ static int split_pairs(slinky_conf *c, slinky_conf__line *l, const char *s, size
 {
     size_t i = 0;
     int rc;
-    while (i < n && isspace((unsigned char)s[i]))
+    while (i < n && is_blank(s[i]))
         i++;
     l->indent = (int)i;
     if (i == n) {
@@ -212,24 +226,24 @@ static int split_pairs(slinky_conf *c, slinky_conf__line *l, const char *s, size
         return rc;
     if (c->kind == SLINKY_CONF_KIND_PLUGSTACK) {
         size_t ks = i;
-        while (i < n && !isspace((unsigned char)s[i]))
+        while (i < n && !is_blank(s[i]))
             i++;
         size_t ke = i;
-        while (i < n && isspace((unsigned char)s[i]))
+        while (i < n && is_blank(s[i]))
             i++;
         size_t ve = n;
-        while (ve > i && isspace((unsigned char)s[ve - 1]))
+        while (ve > i && is_blank(s[ve - 1]))
             ve--;
         l->type = SLINKY_CONF_LINE_DIRECTIVE;
         return add_pair(l, pb, s + ks, ke - ks, s + i, ve - i, (int)ks + 1, (int)i + 1);
     }
     /* Include FILE (no '=') */
-    if (n - i > 7 && !strncasecmp(s + i, "include", 7) && isspace((unsigned char)s[i + 7])) {
+    if (n - i > 7 && !strncasecmp(s + i, "include", 7) && is_blank(s[i + 7])) {
         size_t ps = i + 7;
-        while (ps < n && isspace((unsigned char)s[ps]))
+        while (ps < n && is_blank(s[ps]))
             ps++;
         size_t pe = n;
-        while (pe > ps && isspace((unsigned char)s[pe - 1]))
+        while (pe > ps && is_blank(s[pe - 1]))
             pe--;
         if (pe == ps)
             return perr(c, l->lineno, (int)i + 1, "Parse error in file %s line %d: \"%.*s\"",
@@ -240,10 +254,10 @@ static int split_pairs(slinky_conf *c, slinky_conf__line *l, const char *s, size
     int multi = 0;
     for (;;) {
         size_t ks = i;
-        while (i < n && s[i] != '=' && !isspace((unsigned char)s[i]))
+        while (i < n && s[i] != '=' && !is_blank(s[i]))
             i++;
         size_t ke = i;
-        while (i < n && isspace((unsigned char)s[i]))
+        while (i < n && is_blank(s[i]))
             i++;
         if (ke == ks || i >= n || s[i] != '=') {
             if (l->npairs == 0)
@@ -267,7 +281,7 @@ static int split_pairs(slinky_conf *c, slinky_conf__line *l, const char *s, size
                             c->filename, l->lineno, (int)(n - ks), s + ks);
             ve = i++;
         } else {
-            while (i < n && !isspace((unsigned char)s[i]))
+            while (i < n && !is_blank(s[i]))
                 i++;
             ve = i;
         }
@@ -284,7 +298,7 @@ static int split_pairs(slinky_conf *c, slinky_conf__line *l, const char *s, size
                         c->kind == SLINKY_CONF_KIND_JOB_CONTAINER;
         }
         size_t rest = i;
-        while (i < n && isspace((unsigned char)s[i]))
+        while (i < n && is_blank(s[i]))
             i++;
         if (i >= n)
             break;
@@ -317,9 +331,9 @@ static int parse_pairs(slinky_conf *c, slinky_conf__line *l, const char *s, size
 /* Where the comment of a physical line starts (`#` not after `\`), or n. */
 static size_t comment_start(const char *p, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        if (p[i] == '#' && (i == 0 || p[i - 1] != '\\'))
-            return i;
+    for (const char *h = p, *e = p + n; (h = memchr(h, '#', (size_t)(e - h))) != NULL; h++)
+        if (h == p || h[-1] != '\\')
+            return (size_t)(h - p);
     return n;
 }
 
@@ -331,7 +345,7 @@ static size_t trailing_backslashes(const char *p, size_t end, size_t *j_out)
         char ch = p[j - 1];
         if (ch == '\\')
             bs++;
-        else if (isspace((unsigned char)ch) && bs == 0)
+        else if (is_blank(ch) && bs == 0)
             ;
         else
             break;
