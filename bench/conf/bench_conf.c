@@ -145,9 +145,11 @@ int main(int argc, char **argv)
            RUNS, ma * 1e3, mb / ma, mbb * 1e3, mb / mbb);
     printf("ratio: slinkyctl is %.1fx faster than Slurm's parser; peak RSS %.1f MiB vs %.1f MiB\n",
            mbb / ma, rss_a / 1024.0, rss_b / 1024.0);
-    /* targets (issue 17): >= 50x at 10,000 nodes, >= 30x at 1,000; RSS <= scontrol's */
+    /* targets (issue 17): >= 50x at 10,000 nodes, >= 30x at 1,000; at 50,000 nodes only the
+     * peak RSS has one (<= scontrol's), the time is shown */
+    const char *target = NODES == 10000 ? "ratio>=50" : NODES <= 1000 ? "ratio>=30" : "-";
     printf("BENCH measure=conf.check.%d-nodes ours=%.2fms peer=scontrol:%.1fms ratio=%.1f "
-           "target=ratio>=%d\n", NODES, ma * 1e3, mbb * 1e3, mbb / ma, NODES >= 10000 ? 50 : 30);
+           "target=%s\n", NODES, ma * 1e3, mbb * 1e3, mbb / ma, target);
     if (NODES >= 50000) /* the RSS target is set at 50,000 nodes */
         printf("BENCH measure=conf.check.%d-nodes.peak-rss ours=%.1fMiB peer=scontrol:%.1fMiB "
            "ratio=%.2f target=ratio<=1\n", NODES, rss_a / 1024.0, rss_b / 1024.0,

@@ -165,6 +165,11 @@ static void finding(checker *c, int error, const char *file, int line, int col, 
 static void check_number(checker *c, const char *file, int line, const slinky_conf__pair *p)
 {
     const char *v = p->value;
+    const char *d = v;
+    while (*d >= '0' && *d <= '9')
+        d++;
+    if (d > v && !*d && d - v < 19) /* plain digits that fit: valid, the common case */
+        return;
     if (!slinky__strcasecmp(v, "UNLIMITED") || !slinky__strcasecmp(v, "INFINITE"))
         return;
     char *end;

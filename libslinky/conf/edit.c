@@ -267,7 +267,7 @@ static int set_line(slinky_conf *conf, const char *key, const char *value, int a
         free(target->raw);
         target->raw = slinky__buf_detach(&b, &target->raw_len);
         target->comment_off = had_comment ? new_comment_off : target->raw_len;
-        free(target->pairs[0].key);
+        slinky_conf__pair0_free(target->pairs, target->npairs);
         target->pairs[0].key = np.key;
         target->pairs[0].value = np.value;
         return 0;

@@ -66,14 +66,23 @@ int slinky_conf__warn(slinky_conf *conf, int line, int col, const char *fmt, ...
 
 void slinky_conf__pairs_free(slinky_conf__pair *p, size_t n)
 {
-    /* a parsed line's pairs share the first one's block: key i follows value i-1. Last to
+    /* A parsed line's pairs share one block, key i right after value i-1; the block is at
+     * the end of the array's own allocation, or (an edit replaced pair 0) on its own. Last to
      * first, so that pair i-1 is still there to ask. */
     for (size_t i = n; i-- > 0;) {
         if (i > 0 && p[i].key == p[i - 1].value + strlen(p[i - 1].value) + 1)
             continue;
+        if (i == 0 && p[0].key == (char *)(p + n))
+            continue; /* in the array's allocation */
         free(p[i].key); /* the value lives in the same block */
     }
     free(p);
+}
+
+void slinky_conf__pair0_free(slinky_conf__pair *p, size_t n)
+{
+    if (p[0].key != (char *)(p + n)) /* not in the array's allocation */
+        free(p[0].key);
 }
 
 static void line_dispose(slinky_conf__line *l)
@@ -193,11 +202,16 @@ static int add_pair(slinky_conf__line *l, slinky__buf *pb, const char *k, size_t
     return 0;
 }
 
+/* The text goes right after the pair array, in the same allocation (slinky_conf__pairs_free
+ * knows it by key 0 starting at the array's end). */
 static int bind_pairs(slinky_conf__line *l, const slinky__buf *pb)
 {
-    char *blk = slinky__malloc(pb->len);
-    if (!blk)
+    size_t arr = l->npairs * sizeof(*l->pairs);
+    slinky_conf__pair *np = slinky__realloc(l->pairs, arr + pb->len);
+    if (!np)
         return SLINKY_ENOMEM;
+    l->pairs = np;
+    char *blk = (char *)np + arr;
     memcpy(blk, pb->data, pb->len);
     for (size_t i = 0; i < l->npairs; i++) {
         l->pairs[i].key = blk + (uintptr_t)l->pairs[i].key;
