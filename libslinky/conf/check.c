@@ -482,6 +482,47 @@ static int set_visit(const slinky_conf *f, const slinky_conf__line *l, void *pay
     return 0;
 }
 
+/*
+ * A partition's Nodes= of the common form PREFIX[LO-HI]: are all its hosts known? 1 yes;
+ * 0 when one is not, or -1 when the list has another form: the caller then expands it in
+ * full (which also names the missing host). Saves the allocation of every expanded name.
+ */
+static int range_all_known(const sset *hosts, const char *list)
+{
+    const char *lb = strchr(list, '[');
+    size_t plen = lb ? (size_t)(lb - list) : 0;
+    char buf[256];
+    if (!plen || plen > 200 || strpbrk(list, ", \t") || memchr(list, ']', plen))
+        return -1;
+    const char *p = lb + 1;
+    unsigned long lo = 0, hi = 0;
+    int width = 0, hw = 0;
+    for (; *p >= '0' && *p <= '9' && width < 18; p++, width++)
+        lo = lo * 10 + (unsigned long)(*p - '0');
+    if (!width || *p++ != '-')
+        return -1;
+    for (; *p >= '0' && *p <= '9' && hw < 18; p++, hw++)
+        hi = hi * 10 + (unsigned long)(*p - '0');
+    if (!hw || p[0] != ']' || p[1] || hi < lo || hi - lo >= 65536)
+        return -1;
+    memcpy(buf, list, plen);
+    for (unsigned long v = lo; v <= hi; v++) { /* "%0*lu", width */
+        char d[24];
+        int n = 0;
+        for (unsigned long x = v; n == 0 || x; x /= 10)
+            d[n++] = (char)('0' + x % 10);
+        size_t o = plen;
+        for (int k = n; k < width; k++)
+            buf[o++] = '0';
+        while (n)
+            buf[o++] = d[--n];
+        buf[o] = '\0';
+        if (!sset_has(hosts, buf))
+            return 0;
+    }
+    return 1;
+}
+
 static int check_records(checker *c)
 {
     slinky_conf__record *parts = NULL;
@@ -508,7 +549,8 @@ static int check_records(checker *c)
                     "_build_single_partitionline_info: duplicate entry for partition %s",
                     parts[i].name);
         const char *nodelist = slinky_conf__record_value(&parts[i], "Nodes");
-        if (!nodelist || !slinky__strcasecmp(nodelist, "ALL"))
+        if (!nodelist || !slinky__strcasecmp(nodelist, "ALL") ||
+            range_all_known(&hosts, nodelist) == 1)
             continue;
         char **v = NULL;
         size_t n = 0;
