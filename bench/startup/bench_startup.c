@@ -54,6 +54,8 @@ int main(int argc, char **argv)
     for (int k = 0; k < K; k++) /* warm the page cache; fail early */
         if ((k < 3 || have_sc) && bench_run(cmds[k], environ, NULL) < 0) {
             fprintf(stderr, "bench_startup: %s failed\n", names[k]);
+            unlink(path);
+            rmdir(dir);
             return 1;
         }
     for (int i = 0; i < n; i++)
