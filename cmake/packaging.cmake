@@ -38,7 +38,7 @@ set(CPACK_DEBIAN_LIBSLINKY0_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libslinky-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
-set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libslinky0 (= ${_deb_ver}), libcurl4-openssl-dev | libcurl-dev, libyajl-dev, libyaml-dev, libgit2-dev")
+set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libslinky0 (= ${_deb_ver}), libcurl4-openssl-dev | libcurl-dev, libyajl-dev, libyaml-dev, libgit2-dev, libgnutls28-dev, libldap-dev, zlib1g-dev")
 set(CPACK_DEBIAN_DEV_PACKAGE_SHLIBDEPS OFF)
 set(CPACK_COMPONENT_DEV_DESCRIPTION "Slurm on Kubernetes, the Slinky way - development files\n Headers, the static library, pkg-config and CMake files and the API\n reference of libslinky.")
 

@@ -114,6 +114,8 @@ def main():
         httpd.shutdown()
         print("  peer: curl of the same %.1f MB from python3 http.server (static file, no TLS): "
               "%.3f s -> apiserver/static = %.2fx" % (size / 1e6, peer, best / peer))
+        print("BENCH measure=apiserver.list-%d ours=%.3fs peer=static-http-curl:%.3fs ratio=%.2f "
+              "target=-" % (n, best, peer, best / peer))
         t = time.monotonic()
         json.loads(open(out, "rb").read())
         parse = time.monotonic() - t
@@ -170,6 +172,8 @@ def main():
         print("%d updates with no watcher: %.3f s; with %d watches open: %.3f s (%.2fx); "
               "all %d watches saw all %d events %.3f s after the first update"
               % (updates, solo, nw, watched, watched / solo, nw, updates, all_seen))
+        print("BENCH measure=apiserver.%d-updates-under-%d-watches ours=%.3fs peer=unwatched:%.3fs "
+              "ratio=%.2f target=-" % (updates, nw, watched, solo, watched / solo))
         c = http.client.HTTPSConnection("127.0.0.1", port, context=ctx)
         t = time.monotonic()
         c.request("GET", base + "/ns-00001", headers=hdr)

@@ -50,3 +50,6 @@ echo "  (plain fork+exec of /bin/true from bash: $(ms "$base"))"
 awk -v a="$applier" -v b="$bwrap" -v c="$crun_ns" 'BEGIN {
   printf "  ratio applier/bwrap = %.2f (target <= 1.0)\n", a / b
   printf "  ratio crun/applier  = %.2f (applier %.1fx faster than crun)\n", c / a, c / a }'
+awk -v a="$applier" -v b="$bwrap" 'BEGIN {
+  printf "BENCH measure=jail.enter ours=%.2fms peer=bwrap:%.2fms ratio=%.2f target=ratio<=0.5\n",
+    a / 1e3, b / 1e3, a / b }'

@@ -67,7 +67,12 @@ def main():
                                         "-H", "Authorization: Bearer " + token,
                                         "https://127.0.0.1:%s/apis/slinky.slurm.net/v1beta1/namespaces/bench/nodesets" % port])
         print("list body: %.1f MB" % (len(body) / 1e6))
+        # the transfer floor: curl of the same bytes to /dev/null, one response, same TLS server
+        curl = ["curl", "-sf", "-o", os.devnull, "--cacert", os.path.join(d, "ca.crt"),
+                "-H", "Authorization: Bearer " + token,
+                "https://127.0.0.1:%s/apis/slinky.slurm.net/v1beta1/namespaces/bench/nodesets" % port]
         tools = {
+            "curl (floor)": curl,
             "libslinky": [os.path.join(build, "bench/kube/bench_kube_list"), kc, "bench", a.limit],
             "kubectl": ["/usr/bin/kubectl", "--kubeconfig", kc, "--cache-dir", os.path.join(d, "cache"),
                         "get", "nodesets", "-n", "bench", "-o", "json"],
@@ -81,7 +86,7 @@ def main():
                 walls.append(w)
                 rss.append(r)
                 cpus.append(cpu)
-            if name != "kubectl" and b"items=%d" % a.count not in out:
+            if name not in ("kubectl", "curl (floor)") and b"items=%d" % a.count not in out:
                 sys.exit("%s did not see %d items: %r" % (name, a.count, out[:200]))
             if name == "kubectl" and out.count(b'"kind": "NodeSet"') == 0 and b"NodeSet" not in out:
                 pass
@@ -98,6 +103,18 @@ def main():
               % (kc_ / lc, pc / lc))
         print("memory: libslinky peak RSS is %.3f of kubectl's (target <= 0.100), %.3f of python's"
               % (lr / kr, lr / pr))
+        cw = res["curl (floor)"][0]
+        print("floor: libslinky takes %.2fx curl -o /dev/null of the same bytes (target <= 1.3)" % (lw / cw))
+        # result lines (bench/run-all); issue 17's targets
+        m = "kube.list-%d" % a.count
+        print("BENCH measure=%s.vs-curl-floor ours=%.3fs peer=curl:%.3fs ratio=%.2f target=ratio<=1.3"
+              % (m, lw, cw, lw / cw))
+        print("BENCH measure=%s.vs-python3-kubernetes ours=%.3fs peer=python3-kubernetes:%.3fs "
+              "ratio=%.1f target=ratio>=15" % (m, lw, pw, pw / lw))
+        print("BENCH measure=%s.vs-kubectl ours=%.3fs peer=kubectl:%.3fs ratio=%.1f target=ratio>=60"
+              % (m, lw, kw, kw / lw))
+        print("BENCH measure=%s.peak-rss ours=%.1fMiB peer=kubectl:%.1fMiB ratio=%.3f target=ratio<=0.1"
+              % (m, lr / 1024, kr / 1024, lr / kr))
     finally:
         subprocess.call(["sh", os.path.join(SRC, "tests/apiserver/stop-apiserver.sh"), d])
         shutil.rmtree(d, ignore_errors=True)

@@ -44,6 +44,11 @@ struct slinky_conf {
 int slinky_conf__pair_block(slinky_conf__pair *p, const char *k, size_t klen, const char *v,
                             size_t vlen);
 
+/* Free a line's pairs and the array: a parsed line's share one block, edits' have their own. */
+void slinky_conf__pairs_free(slinky_conf__pair *p, size_t n);
+/* Free the key block of pair 0 of a one-pair line (before an edit replaces it). */
+void slinky_conf__pair0_free(slinky_conf__pair *p, size_t n);
+
 /* Does the last physical line of `raw` continue onto the next line (trailing `\`)? */
 int slinky_conf__continues(const char *raw, size_t len);
 

@@ -267,7 +267,7 @@ static int set_line(slinky_conf *conf, const char *key, const char *value, int a
         free(target->raw);
         target->raw = slinky__buf_detach(&b, &target->raw_len);
         target->comment_off = had_comment ? new_comment_off : target->raw_len;
-        free(target->pairs[0].key);
+        slinky_conf__pair0_free(target->pairs, target->npairs);
         target->pairs[0].key = np.key;
         target->pairs[0].value = np.value;
         return 0;
@@ -335,9 +335,7 @@ slinky_status slinky_conf_unset(slinky_conf *conf, const char *key)
         slinky_conf__line *l = &conf->lines[i];
         if (l->type == SLINKY_CONF_LINE_PAIR && slinky_conf__ieq(l->pairs[0].key, key)) {
             free(l->raw);
-            for (size_t j = 0; j < l->npairs; j++)
-                free(l->pairs[j].key); /* value shares the block */
-            free(l->pairs);
+            slinky_conf__pairs_free(l->pairs, l->npairs);
             removed++;
             continue;
         }
@@ -594,9 +592,7 @@ static int line_set_pair(slinky_conf__line *l, const char *key, const char *valu
         slinky__buf_dispose(&b);
         return slinky__error_oom();
     }
-    for (size_t i = 0; i < l->npairs; i++)
-        free(l->pairs[i].key);
-    free(l->pairs);
+    slinky_conf__pairs_free(l->pairs, l->npairs);
     free(l->raw);
     l->pairs = np;
     l->npairs = nn;

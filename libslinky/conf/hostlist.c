@@ -45,6 +45,37 @@ void slinky_conf_strv_free(char **v, size_t count)
     free(v);
 }
 
+/* "%0*lu" and "%s%s" without printf: they ran once per host of every range (callgrind,
+ * 10,000-node check: vsnprintf was 16M of 127M instructions). */
+static char *num_str(int width, unsigned long v)
+{
+    char digits[24];
+    int n = 0;
+    do
+        digits[n++] = (char)('0' + v % 10);
+    while ((v /= 10) && n < (int)sizeof(digits));
+    int len = width > n ? width : n;
+    char *s = slinky__malloc((size_t)len + 1);
+    if (!s)
+        return NULL;
+    memset(s, '0', (size_t)(len - n));
+    for (int i = 0; i < n; i++)
+        s[len - 1 - i] = digits[i];
+    s[len] = '\0';
+    return s;
+}
+
+static char *cat2(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    char *s = slinky__malloc(la + lb + 1);
+    if (!s)
+        return NULL;
+    memcpy(s, a, la);
+    memcpy(s + la, b, lb + 1);
+    return s;
+}
+
 /* One bracket body "001-128,130" -> list of formatted numbers. */
 static int parse_ranges(strv *out, const char *s, size_t n, const char *expr)
 {
@@ -86,7 +117,7 @@ static int parse_ranges(strv *out, const char *s, size_t n, const char *expr)
                                      "_parse_single_range: Too many hosts in range `%s' in hostlist %s",
                                      tok, expr);
         for (unsigned long v = lo; v <= hi; v++) {
-            int rc = strv_push(out, slinky__sprintf("%0*lu", width, v));
+            int rc = strv_push(out, num_str(width, v));
             if (rc < 0)
                 return rc;
         }
@@ -143,7 +174,7 @@ static int expand_token(strv *out, const char *t, size_t n, const char *expr)
             strv next = {NULL, 0, 0};
             for (size_t a = 0; rc == 0 && a < nums.n; a++)
                 for (size_t b = 0; rc == 0 && b < pre.n; b++)
-                    rc = strv_push(&next, slinky__sprintf("%s%s", pre.v[b], nums.v[a]));
+                    rc = strv_push(&next, cat2(pre.v[b], nums.v[a]));
             slinky_conf_strv_free(nums.v, nums.n);
             slinky_conf_strv_free(pre.v, pre.n);
             pre = next;
@@ -161,7 +192,7 @@ static int expand_token(strv *out, const char *t, size_t n, const char *expr)
     }
     for (size_t a = 0; rc == 0 && a < pre.n; a++)
         for (size_t b = 0; rc == 0 && b < last.n; b++)
-            rc = strv_push(out, slinky__sprintf("%s%s", pre.v[a], last.v[b]));
+            rc = strv_push(out, cat2(pre.v[a], last.v[b]));
     slinky_conf_strv_free(pre.v, pre.n);
     slinky_conf_strv_free(last.v, last.n);
     return rc;

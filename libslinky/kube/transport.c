@@ -12,6 +12,7 @@
 
 #include <curl/curl.h>
 
+#include "core/dynload.h"
 #include "kube_internal.h"
 #include "slinky/version.h"
 
@@ -21,6 +22,9 @@ SLINKY_KUBE__OPTIONS_INIT_FN(slinky_kube_client_options, SLINKY_KUBE_CLIENT_OPTI
  * the last slinky_global_shutdown() (see slinky__lazy). */
 static int curl_start(void)
 {
+    SLINKY__DYNLIB_DECLARE(curl);
+    if (SLINKY__DYNLIB_LOAD(curl) < 0) /* a missing libcurl is an error here, not an abort */
+        return SLINKY_EUNAVAILABLE;
     CURLcode rc = curl_global_init(CURL_GLOBAL_ALL);
     if (rc != CURLE_OK)
         return slinky__error_set(SLINKY_ERROR, "curl_global_init failed: %s",
