@@ -228,6 +228,9 @@ static int on_event(yctx *c, yaml_event_t *ev)
                  len == 2 && memcmp(s, "<<", 2) == 0) ||
                 tag_is(ev->data.scalar.tag, "merge"))
                 flags = SLINKY_DOC__ENTRY_MERGE;
+            /* keys are names (paths, C strings): a NUL in one is refused, as by the JSON reader */
+            if (memchr(s, '\0', len))
+                return err_at(mark, SLINKY_EPARSE, "mapping key contains a NUL");
             char *k = slinky_doc__strdup(doc, s, len);
             if (!k)
                 return SLINKY_ENOMEM;
@@ -263,6 +266,8 @@ static int on_event(yctx *c, yaml_event_t *ev)
                 return err_at(mark, SLINKY_EPARSE, "mapping keys must be scalars");
             if (rc < 0)
                 return rc;
+            if (memchr(k, '\0', len))
+                return err_at(mark, SLINKY_EPARSE, "mapping key contains a NUL");
             set_key(c, k, len, 0, mark);
             return 0;
         }

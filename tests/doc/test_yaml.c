@@ -249,6 +249,14 @@ static void test_errors(void **state)
     assert_int_equal(slinky_doc_parse_yaml(&d, s, strlen(s)), SLINKY_EPARSE);
     assert_int_equal(slinky_error_last()->line, 2);
     assert_int_equal(slinky_error_last()->column, 5);
+    /* a NUL in a key (a "\0" escape, or through an alias) is refused, as the JSON reader
+     * refuses it, so what YAML reads always writes out as JSON that reads back (fuzz_yaml) */
+    s = "\"a\\0b\": 1\n";
+    assert_int_equal(slinky_doc_parse_yaml(&d, s, strlen(s)), SLINKY_EPARSE);
+    assert_non_null(strstr(slinky_error_last()->message, "NUL"));
+    s = "k: &n \"x\\0y\"\n*n : 2\n";
+    assert_int_equal(slinky_doc_parse_yaml(&d, s, strlen(s)), SLINKY_EPARSE);
+    assert_non_null(strstr(slinky_error_last()->message, "NUL"));
     assert_null(d);
 }
 
