@@ -7,13 +7,13 @@
 # docker://REGISTRY/slinky-operator:TAG` pushes one.
 #   slinky-operator  the operator (and slinkyctl), entrypoint slinky-operator
 #   slurmctld        Debian's slurmctld with slinkyctl, entrypoint slurmctld -D
-# Needs root (chroot, apt into the rootfs) and deb.debian.org.
+# Needs root (chroot, apt into the rootfs) and the Debian mirror apt uses (tools/debian-root.sh).
 set -euo pipefail
 debs=$(cd "${1:?usage: build-images.sh DEB_DIR OUT_DIR [IMAGE...]}" && pwd)
 out=${2:?}
 shift 2
 images=${*:-slinky-operator slurmctld}
-cache=$(sh "$(dirname "$0")/debian-root.sh")
+cache=$(bash "$(dirname "$0")/debian-root.sh")
 ver=$(ls "$debs"/libslinky0_*.deb | sed 's/.*libslinky0_\([^-]*\)-.*/\1/')
 mkdir -p "$out"
 W=$(mktemp -d /tmp/slinky-images.XXXXXX)

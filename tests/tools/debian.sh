@@ -49,7 +49,7 @@ dpkg-deb -f "$build"/slinky-tools_*.deb Depends | grep -q 'libslinky0 (= ' && ok
   || bad "slinky-tools Depends: $(dpkg-deb -f "$build"/slinky-tools_*.deb Depends)"
 
 # a fresh Debian 12 root (debootstrap once, cached; a copy per run)
-cache=$(sh "$src/tools/debian-root.sh") || { echo "FAIL - debootstrap"; exit 1; }
+cache=$(bash "$src/tools/debian-root.sh") || { echo "FAIL - debootstrap"; exit 1; }
 cp -a "$cache" "$R"
 cp /etc/resolv.conf "$R/etc/resolv.conf"
 mount -t proc proc "$R/proc" && mount --bind /dev "$R/dev" && mount --bind /dev/pts "$R/dev/pts"
