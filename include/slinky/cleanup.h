@@ -28,8 +28,10 @@
 #include "slinky/model.h"
 
 #if defined(__GNUC__) || defined(__clang__)
+/** Declare a local released by `fn(&local)` when it goes out of scope (GCC/Clang). */
 #define SLINKY_CLEANUP(fn) __attribute__((cleanup(fn)))
 #else
+/** Expands to nothing: this compiler has no cleanup attribute. */
 #define SLINKY_CLEANUP(fn)
 #endif
 
@@ -41,6 +43,10 @@ static inline void slinky_freep(void *p)
     slinky_free(*(void **)p);
 }
 
+/**
+ * Internal: defines `free_fn##p(type **p)`, which calls free_fn(*p), for
+ * SLINKY_CLEANUP (undefined again at the end of this header).
+ */
 #define SLINKY__FREEP(type, free_fn)                                                           \
     static inline void free_fn##p(type **p)                                                    \
     {                                                                                          \

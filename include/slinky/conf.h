@@ -444,6 +444,7 @@ SLINKY_API slinky_status slinky_conf_models_new(slinky_conf_models **out,
                                                 const slinky_model_controller *controller,
                                                 const slinky_model_object *const *objects,
                                                 size_t object_count);
+/** Free the models and everything borrowed from them. NULL is ignored. */
 SLINKY_API void slinky_conf_models_free(slinky_conf_models *models);
 /** The cluster for slinky_conf_render_slurm() and friends (borrowed, valid until
  *  models is freed); NULL when built without a Controller. */

@@ -561,6 +561,7 @@ SLINKY_API void slinky_kube_watch_free(slinky_kube_watch *w);
 /* Informer                                                           */
 /* ================================================================== */
 
+/** Current version of slinky_kube_informer_handlers. */
 #define SLINKY_KUBE_INFORMER_HANDLERS_VERSION 1
 /**
  * Handlers, called on the informer's thread, one at a time, after the cache
@@ -570,13 +571,14 @@ SLINKY_API void slinky_kube_watch_free(slinky_kube_watch *w);
  * start from SLINKY_KUBE_INFORMER_HANDLERS_INIT and set members by name.
  */
 typedef struct slinky_kube_informer_handlers {
-    unsigned int version;
+    unsigned int version; /**< SLINKY_KUBE_INFORMER_HANDLERS_VERSION */
     void (*on_add)(const slinky_doc_value *obj, void *payload);
     void (*on_update)(const slinky_doc_value *old_obj, const slinky_doc_value *new_obj,
                       void *payload);
     void (*on_delete)(const slinky_doc_value *obj, void *payload);
-    void *payload;
+    void *payload; /**< passed to every handler (borrowed; must outlive the informer) */
 } slinky_kube_informer_handlers;
+/** Static initialiser: version set, no handlers, payload NULL. */
 #define SLINKY_KUBE_INFORMER_HANDLERS_INIT {SLINKY_KUBE_INFORMER_HANDLERS_VERSION}
 
 #define SLINKY_KUBE_INFORMER_OPTIONS_VERSION 1

@@ -48,6 +48,7 @@
 
 SLINKY_BEGIN_DECLS
 
+/** A connection to one slurmrestd (opaque; thread-safe). */
 typedef struct slinky_slurm_client slinky_slurm_client;
 
 /* ================================================================== */
@@ -56,40 +57,44 @@ typedef struct slinky_slurm_client slinky_slurm_client;
 
 /**
  * Signer: store a new token (malloc'd or slinky-allocated, released by the
- * library with slinky_free()) in *token_out and its expiry (Unix seconds) in
- * *expires_out. `now` is the client's clock. Return 0 or a SLINKY_E* code.
+ * library with slinky_free()) in `*token_out` and its expiry (Unix seconds) in
+ * `*expires_out`. `now` is the client's clock. Return 0 or a SLINKY_E* code.
  */
 typedef slinky_status (*slinky_slurm_sign_fn)(char **token_out, int64_t *expires_out, int64_t now,
                                               void *payload);
 /** Clock: the current Unix time in seconds. */
 typedef int64_t (*slinky_slurm_clock_fn)(void *payload);
 
+/** Current version of slinky_slurm_client_options. */
 #define SLINKY_SLURM_CLIENT_OPTIONS_VERSION 1
 
+/** Options for slinky_slurm_client_new() (borrowed for the call; strings are copied). */
 typedef struct slinky_slurm_client_options {
-    unsigned int version;
+    unsigned int version; /**< SLINKY_SLURM_CLIENT_OPTIONS_VERSION */
     /** X-SLURM-USER-NAME (default "slurm"). */
     const char *user;
     /** JWT sources: exactly one of token, token_file, sign must be set. */
     const char *token;
-    const char *token_file;
-    slinky_slurm_sign_fn sign;
-    void *sign_payload;
+    const char *token_file;    /**< file holding the JWT (re-read when it changes; copied) */
+    slinky_slurm_sign_fn sign; /**< signer callback that makes tokens on demand */
+    void *sign_payload;        /**< passed to sign */
     /** Clock for the signer (default: time()). */
     slinky_slurm_clock_fn clock;
-    void *clock_payload;
+    void *clock_payload; /**< passed to clock */
     /** TLS: CA bundle file for https, or skip verification. */
     const char *ca_file;
-    bool insecure;
+    bool insecure; /**< https: do not verify the server's certificate */
     /** Whole-request timeout in ms (default 30000); connect timeout (default 5000). */
     long timeout_ms;
-    long connect_timeout_ms;
+    long connect_timeout_ms; /**< ms to establish the connection (default 5000; <= 0: default) */
     /** Force a data-parser version ("v0.0.42"); NULL negotiates from /openapi/v3. */
     const char *api_version;
 } slinky_slurm_client_options;
 
+/** Static initialiser: version set, everything else zero (defaults). */
 #define SLINKY_SLURM_CLIENT_OPTIONS_INIT {SLINKY_SLURM_CLIENT_OPTIONS_VERSION}
 
+/** Initialise `opts` to the defaults. EINVALID for an unknown version. */
 SLINKY_API slinky_status slinky_slurm_client_options_init(slinky_slurm_client_options *opts,
                                                           unsigned int version);
 
@@ -100,6 +105,7 @@ SLINKY_API slinky_status slinky_slurm_client_options_init(slinky_slurm_client_op
  */
 SLINKY_API slinky_status slinky_slurm_client_new(slinky_slurm_client **out, const char *url,
                                                  const slinky_slurm_client_options *opts);
+/** Free a client and its connections. NULL is ignored. No call may be in progress. */
 SLINKY_API void slinky_slurm_client_free(slinky_slurm_client *c);
 
 /**
@@ -167,26 +173,27 @@ SLINKY_API const char *slinky_slurm_node_state_name(uint32_t bit);
 /* Results                                                            */
 /* ================================================================== */
 
+/** One node as slurmrestd reports it (borrowed from its slinky_slurm_nodes). */
 typedef struct slinky_slurm_node {
-    const char *name;
-    const char *address;
-    const char *hostname;
+    const char *name;       /**< Slurm NodeName */
+    const char *address;    /**< NodeAddr Slurm connects to */
+    const char *hostname;   /**< NodeHostname */
     uint32_t state;         /**< slinky_slurm_node_state bits */
     const char *state_text; /**< the words as sent, joined with '+' ("MIXED+DRAIN") */
-    const char *reason;
-    const char *reason_set_by_user;
-    int64_t reason_changed_at;
-    const char *comment;
+    const char *reason;     /**< why the node is drained or down ("" when none) */
+    const char *reason_set_by_user; /**< user who set reason */
+    int64_t reason_changed_at;      /**< Unix seconds when reason was set */
+    const char *comment;            /**< free-form node comment */
     const char *features;        /**< comma separated */
     const char *active_features; /**< comma separated */
     const char *partitions;      /**< comma separated */
-    const char *slurmd_version;
-    int64_t cpus;
-    int64_t alloc_cpus;
+    const char *slurmd_version;  /**< release of the slurmd that registered ("24.11.5") */
+    int64_t cpus;                /**< configured CPUs */
+    int64_t alloc_cpus;          /**< CPUs allocated to jobs */
     int64_t real_memory; /**< MB */
-    int64_t alloc_memory;
-    int64_t boot_time;
-    int64_t last_busy;
+    int64_t alloc_memory; /**< MB allocated to jobs */
+    int64_t boot_time;    /**< Unix seconds when the node booted */
+    int64_t last_busy;    /**< Unix seconds when the node was last busy */
 } slinky_slurm_node;
 
 /** DRAIN set, no UNDRAIN pending, and not busy. NULL (a failed lookup) is never drained: false. */
@@ -196,7 +203,9 @@ SLINKY_API bool slinky_slurm_node_is_draining(const slinky_slurm_node *n);
 /** ALLOCATED, MIXED or COMPLETING. True for NULL (unknown is treated as busy). */
 SLINKY_API bool slinky_slurm_node_is_busy(const slinky_slurm_node *n);
 
+/** A list of nodes (opaque, immutable; free with slinky_slurm_nodes_free()). */
 typedef struct slinky_slurm_nodes slinky_slurm_nodes;
+/** Number of nodes; 0 for NULL. */
 SLINKY_API size_t slinky_slurm_nodes_count(const slinky_slurm_nodes *l);
 /** i-th node, or NULL past the end. */
 SLINKY_API const slinky_slurm_node *slinky_slurm_nodes_at(const slinky_slurm_nodes *l, size_t i);
@@ -207,88 +216,110 @@ SLINKY_API const slinky_slurm_node *slinky_slurm_nodes_find(const slinky_slurm_n
 SLINKY_API int64_t slinky_slurm_nodes_update_time(const slinky_slurm_nodes *l);
 /** False when a list with update_time came back unchanged (no nodes in it). */
 SLINKY_API bool slinky_slurm_nodes_changed(const slinky_slurm_nodes *l);
+/** Free the list and every node and string borrowed from it. NULL is ignored. */
 SLINKY_API void slinky_slurm_nodes_free(slinky_slurm_nodes *l);
 
+/** One job (borrowed from its slinky_slurm_jobs). */
 typedef struct slinky_slurm_job {
-    int64_t job_id;
-    const char *name;
-    const char *user_name;
-    const char *partition;
+    int64_t job_id;         /**< Slurm job id */
+    const char *name;       /**< job name */
+    const char *user_name;  /**< owner of the job */
+    const char *partition;  /**< partition(s) the job was submitted to */
     const char *state_text; /**< "RUNNING", "PENDING", "COMPLETING+..." */
     const char *nodes;      /**< hostlist expression ("node[1-2]"), "" when none */
-    int64_t node_count;
-    int64_t submit_time;
-    int64_t start_time;
+    int64_t node_count;     /**< nodes allocated (or requested while pending) */
+    int64_t submit_time;    /**< Unix seconds */
+    int64_t start_time;     /**< Unix seconds (expected start while pending, 0 when unknown) */
     int64_t end_time;   /**< expected end for a running job (start + limit) */
     int64_t time_limit; /**< minutes; INT64_MAX when infinite */
 } slinky_slurm_job;
 
+/** A list of jobs (opaque, immutable; free with slinky_slurm_jobs_free()). */
 typedef struct slinky_slurm_jobs slinky_slurm_jobs;
+/** Number of jobs; 0 for NULL. */
 SLINKY_API size_t slinky_slurm_jobs_count(const slinky_slurm_jobs *l);
+/** i-th job, or NULL past the end. */
 SLINKY_API const slinky_slurm_job *slinky_slurm_jobs_at(const slinky_slurm_jobs *l, size_t i);
+/** Free the list and everything borrowed from it. NULL is ignored. */
 SLINKY_API void slinky_slurm_jobs_free(slinky_slurm_jobs *l);
 
+/** One partition (borrowed from its slinky_slurm_partitions). */
 typedef struct slinky_slurm_partition {
-    const char *name;
-    const char *nodes;
-    const char *state_text;
-    int64_t total_nodes;
-    int64_t total_cpus;
+    const char *name;       /**< PartitionName */
+    const char *nodes;      /**< configured nodes, hostlist expression */
+    const char *state_text; /**< state words joined with '+' ("UP") */
+    int64_t total_nodes;    /**< number of nodes in the partition */
+    int64_t total_cpus;     /**< CPUs of those nodes */
     int64_t max_time; /**< minutes; INT64_MAX when infinite */
 } slinky_slurm_partition;
 
+/** A list of partitions (opaque, immutable; free with slinky_slurm_partitions_free()). */
 typedef struct slinky_slurm_partitions slinky_slurm_partitions;
+/** Number of partitions; 0 for NULL. */
 SLINKY_API size_t slinky_slurm_partitions_count(const slinky_slurm_partitions *l);
+/** i-th partition, or NULL past the end. */
 SLINKY_API const slinky_slurm_partition *slinky_slurm_partitions_at(const slinky_slurm_partitions *l,
                                                                     size_t i);
+/** Free the list and everything borrowed from it. NULL is ignored. */
 SLINKY_API void slinky_slurm_partitions_free(slinky_slurm_partitions *l);
 
+/** One reservation (borrowed from its slinky_slurm_reservations). */
 typedef struct slinky_slurm_reservation {
-    const char *name;
+    const char *name;  /**< ReservationName */
     const char *nodes; /**< hostlist expression */
-    int64_t node_count;
-    int64_t start_time;
-    int64_t end_time;
+    int64_t node_count; /**< number of reserved nodes */
+    int64_t start_time; /**< Unix seconds */
+    int64_t end_time;   /**< Unix seconds */
     const char *flags; /**< comma separated ("MAINT,SPEC_NODES") */
-    const char *users;
-    const char *partition;
+    const char *users; /**< comma separated user names allowed in it */
+    const char *partition; /**< partition it is tied to, "" when none */
 } slinky_slurm_reservation;
 
+/** A list of reservations (opaque, immutable; free with slinky_slurm_reservations_free()). */
 typedef struct slinky_slurm_reservations slinky_slurm_reservations;
+/** Number of reservations; 0 for NULL. */
 SLINKY_API size_t slinky_slurm_reservations_count(const slinky_slurm_reservations *l);
+/** i-th reservation, or NULL past the end. */
 SLINKY_API const slinky_slurm_reservation *
 slinky_slurm_reservations_at(const slinky_slurm_reservations *l, size_t i);
+/** Free the list and everything borrowed from it. NULL is ignored. */
 SLINKY_API void slinky_slurm_reservations_free(slinky_slurm_reservations *l);
 
+/** One controller's answer to a ping (borrowed from its slinky_slurm_pings). */
 typedef struct slinky_slurm_ping {
-    const char *hostname;
+    const char *hostname; /**< controller host that was pinged */
     const char *mode;   /**< "primary", "backup1", ... */
     const char *pinged; /**< "UP" / "DOWN" */
-    bool responding;
-    bool primary;
-    int64_t latency_us;
+    bool responding;    /**< the controller answered (pinged is "UP") */
+    bool primary;       /**< this is the primary controller */
+    int64_t latency_us; /**< round trip in microseconds (0 when the server does not report it) */
 } slinky_slurm_ping;
 
+/** The answers of every controller (opaque, immutable; free with slinky_slurm_pings_free()). */
 typedef struct slinky_slurm_pings slinky_slurm_pings;
+/** Number of controllers; 0 for NULL. */
 SLINKY_API size_t slinky_slurm_pings_count(const slinky_slurm_pings *l);
+/** i-th controller (in the server's order), or NULL past the end. */
 SLINKY_API const slinky_slurm_ping *slinky_slurm_pings_at(const slinky_slurm_pings *l, size_t i);
 /** The Slurm release that answered ("24.11.5"). */
 SLINKY_API const char *slinky_slurm_pings_release(const slinky_slurm_pings *l);
+/** Free the list and everything borrowed from it. NULL is ignored. */
 SLINKY_API void slinky_slurm_pings_free(slinky_slurm_pings *l);
 
+/** Scheduler statistics (sdiag), filled in by value; missing numbers are 0. */
 typedef struct slinky_slurm_diag {
-    int64_t server_thread_count;
-    int64_t agent_queue_size;
-    int64_t jobs_submitted;
-    int64_t jobs_started;
-    int64_t jobs_completed;
-    int64_t jobs_canceled;
-    int64_t jobs_failed;
-    int64_t jobs_pending;
-    int64_t jobs_running;
+    int64_t server_thread_count; /**< slurmctld threads serving RPCs now */
+    int64_t agent_queue_size;    /**< outgoing RPCs queued for the agent */
+    int64_t jobs_submitted;      /**< jobs submitted since the reset (midnight UTC, sdiag -r) */
+    int64_t jobs_started;        /**< jobs started since the reset */
+    int64_t jobs_completed;      /**< jobs completed since the reset */
+    int64_t jobs_canceled;       /**< jobs canceled since the reset */
+    int64_t jobs_failed;         /**< jobs failed since the reset */
+    int64_t jobs_pending;        /**< jobs pending at req_time */
+    int64_t jobs_running;        /**< jobs running at req_time */
     int64_t schedule_cycle_last; /**< microseconds */
-    int64_t schedule_cycle_max;
-    int64_t bf_cycle_last;
+    int64_t schedule_cycle_max;  /**< microseconds, longest main scheduling cycle */
+    int64_t bf_cycle_last;       /**< microseconds, last backfill cycle */
     int64_t req_time; /**< server time of the answer */
 } slinky_slurm_diag;
 
@@ -312,25 +343,30 @@ SLINKY_API slinky_status slinky_slurm_nodes_list(slinky_slurm_nodes **out, slink
 SLINKY_API slinky_status slinky_slurm_node_get(slinky_slurm_nodes **out, slinky_slurm_client *c,
                                                const char *name);
 
+/** The state change of a slinky_slurm_node_change (Slurm's `scontrol update State=`). */
 typedef enum slinky_slurm_node_action {
-    SLINKY_SLURM_NODE_KEEP = 0, /**< leave the state alone */
-    SLINKY_SLURM_NODE_SET_DRAIN,
-    SLINKY_SLURM_NODE_SET_RESUME,
-    SLINKY_SLURM_NODE_SET_UNDRAIN,
-    SLINKY_SLURM_NODE_SET_DOWN
+    SLINKY_SLURM_NODE_KEEP = 0,    /**< leave the state alone */
+    SLINKY_SLURM_NODE_SET_DRAIN,   /**< DRAIN: no new jobs; needs a reason */
+    SLINKY_SLURM_NODE_SET_RESUME,  /**< RESUME: back to service from DRAIN or DOWN */
+    SLINKY_SLURM_NODE_SET_UNDRAIN, /**< UNDRAIN: clear DRAIN only */
+    SLINKY_SLURM_NODE_SET_DOWN /**< DOWN: out of service, running jobs are killed; needs a reason */
 } slinky_slurm_node_action;
 
+/** Current version of slinky_slurm_node_change. */
 #define SLINKY_SLURM_NODE_CHANGE_VERSION 1
+/** What slinky_slurm_node_update() changes on a node (borrowed for the call). */
 typedef struct slinky_slurm_node_change {
-    unsigned int version;
-    slinky_slurm_node_action action;
+    unsigned int version;            /**< SLINKY_SLURM_NODE_CHANGE_VERSION */
+    slinky_slurm_node_action action; /**< state change, SLINKY_SLURM_NODE_KEEP for none */
     /** NULL leaves a field alone. DRAIN and DOWN need a reason. */
     const char *reason;
-    const char *comment;
+    const char *comment;         /**< new comment ("" clears it) */
     const char *features;        /**< comma separated */
     const char *active_features; /**< comma separated */
 } slinky_slurm_node_change;
+/** Static initialiser: version set, action KEEP, every field NULL (left alone). */
 #define SLINKY_SLURM_NODE_CHANGE_INIT {SLINKY_SLURM_NODE_CHANGE_VERSION}
+/** Initialise `u` to change nothing. EINVALID for an unknown version. */
 SLINKY_API slinky_status slinky_slurm_node_change_init(slinky_slurm_node_change *u,
                                                        unsigned int version);
 
@@ -354,18 +390,22 @@ SLINKY_API slinky_status slinky_slurm_jobs_list(slinky_slurm_jobs **out, slinky_
 /** One job; SLINKY_ENOTFOUND when unknown. */
 SLINKY_API slinky_status slinky_slurm_job_get(slinky_slurm_jobs **out, slinky_slurm_client *c,
                                               int64_t job_id);
+/** All partitions; `*out` is the caller's (slinky_slurm_partitions_free()). */
 SLINKY_API slinky_status slinky_slurm_partitions_list(slinky_slurm_partitions **out,
                                                       slinky_slurm_client *c);
 
+/** All reservations; `*out` is the caller's (slinky_slurm_reservations_free()). */
 SLINKY_API slinky_status slinky_slurm_reservations_list(slinky_slurm_reservations **out,
                                                         slinky_slurm_client *c);
 /** One reservation; SLINKY_ENOTFOUND when unknown. */
 SLINKY_API slinky_status slinky_slurm_reservation_get(slinky_slurm_reservations **out,
                                                       slinky_slurm_client *c, const char *name);
 
+/** Current version of slinky_slurm_reservation_spec. */
 #define SLINKY_SLURM_RESERVATION_SPEC_VERSION 1
+/** A reservation for slinky_slurm_reservation_create() (borrowed for the call). */
 typedef struct slinky_slurm_reservation_spec {
-    unsigned int version;
+    unsigned int version; /**< SLINKY_SLURM_RESERVATION_SPEC_VERSION */
     const char *name;     /**< required */
     const char *nodes;    /**< one hostlist expression ("node[1-3,7]"); required */
     const char *users;    /**< comma separated; required */
@@ -373,7 +413,9 @@ typedef struct slinky_slurm_reservation_spec {
     int64_t duration_min; /**< required, > 0 */
     const char *flags;    /**< comma separated ("MAINT,IGNORE_JOBS"), may be NULL */
 } slinky_slurm_reservation_spec;
+/** Static initialiser: version set, everything else zero or NULL. */
 #define SLINKY_SLURM_RESERVATION_SPEC_INIT {SLINKY_SLURM_RESERVATION_SPEC_VERSION}
+/** Initialise `s` to zeros (every required field still to set). EINVALID for an unknown version. */
 SLINKY_API slinky_status slinky_slurm_reservation_spec_init(slinky_slurm_reservation_spec *s,
                                                             unsigned int version);
 

@@ -95,6 +95,7 @@ SLINKY_API slinky_status slinky_workload_dump_json(char **out, size_t *len_out,
 /* Input                                                              */
 /* ------------------------------------------------------------------ */
 
+/** Current version of slinky_workload_input. */
 #define SLINKY_WORKLOAD_INPUT_VERSION 1
 
 /**
@@ -105,12 +106,13 @@ SLINKY_API slinky_status slinky_workload_dump_json(char **out, size_t *len_out,
 typedef struct slinky_workload_input {
     unsigned int version;                      /**< SLINKY_WORKLOAD_INPUT_VERSION */
     const slinky_model_object *const *objects; /**< resources, ConfigMaps, Secrets */
-    size_t object_count;
+    size_t object_count;                       /**< number of entries in objects */
     int64_t now;           /**< Unix seconds, for Tokens (iat/exp); 0: not given */
     const char *operator_name; /**< app.kubernetes.io/managed-by on Token secrets (NULL: "slurm-operator") */
     const char *cluster_domain; /**< Kubernetes cluster domain for FQDNs (NULL: "cluster.local") */
 } slinky_workload_input;
 
+/** Static initialiser: version set, no objects, every option at its default. */
 #define SLINKY_WORKLOAD_INPUT_INIT {SLINKY_WORKLOAD_INPUT_VERSION, NULL, 0, 0, NULL, NULL}
 
 /** Initialise `in` to the defaults. EINVALID for an unknown version. */
@@ -166,7 +168,7 @@ SLINKY_API slinky_status slinky_workload_build_nodeset(slinky_workload *into,
 /**
  * Every Pod of a NodeSet in StatefulSet scaling mode: ordinals 0 ..
  * spec.replicas-1 (replicas default 1), each as slinky_workload_nodeset_pod.
- * In DaemonSet mode this is EINVALID (pods are per node: _pod_for_node).
+ * In DaemonSet mode this is EINVALID (pods are per node: slinky_workload_nodeset_pod_for_node()).
  */
 SLINKY_API slinky_status slinky_workload_build_nodeset_pods(slinky_workload *into,
                                                             const slinky_model_nodeset *ns,
@@ -178,8 +180,9 @@ SLINKY_API slinky_status slinky_workload_build_nodeset_pods(slinky_workload *int
  * hostname `<spec.template.spec.hostname><i>` or the name, subdomain
  * `slurm-workers-<controller>`, labels
  * nodeset.slinky.slurm.net/pod-{name,index,hostname} and the template hash
- * label, the slurmd container with `-Z --conf-server <svc>:6817 --conf
- * '<sorted Key=Value>'` (slinky_workload_slurmd_conf), the preStop hook, a
+ * label, the slurmd container with
+ * `-Z --conf-server <svc>:6817 --conf "<sorted Key=Value>"`
+ * (slinky_workload_slurmd_conf), the preStop hook, a
  * claim volume per spec.volumeClaimTemplates (`<claim>-<nodeset>-<i>`), the
  * one-Pod-per-node anti-affinity unless spec.oversubscribeNode, and a
  * controller ownerReference to the NodeSet. Not done: spec.pinToNode (needs
@@ -192,8 +195,8 @@ SLINKY_API slinky_status slinky_workload_nodeset_pod(slinky_doc **out,
 
 /**
  * The Pod of a DaemonSet-mode NodeSet for Kubernetes node `node_name`: as
- * _pod but with generateName only (no name), hostname = the node name up to
- * its first dot, and a node affinity term matching metadata.name = node_name
+ * slinky_workload_nodeset_pod() but with generateName only (no name), hostname = the node name up
+ * to its first dot, and a node affinity term matching metadata.name = node_name
  * (ReplaceDaemonSetPodNodeNameNodeAffinity).
  */
 SLINKY_API slinky_status slinky_workload_nodeset_pod_for_node(slinky_doc **out,
@@ -279,6 +282,7 @@ SLINKY_API slinky_status slinky_workload_build_all(slinky_workload *into,
  * Threads: every function here may run in several threads at once.
  */
 
+/** Current version of slinky_workload_jwt_claims. */
 #define SLINKY_WORKLOAD_JWT_CLAIMS_VERSION 1
 
 /** The claims of a Slurm JWT, as upstream's slurmjwt package sets them. */
@@ -291,6 +295,7 @@ typedef struct slinky_workload_jwt_claims {
     const char *id;       /**< "jti"; NULL: a random UUID from GnuTLS's generator */
 } slinky_workload_jwt_claims;
 
+/** Static initialiser: version set, everything else zero or NULL. */
 #define SLINKY_WORKLOAD_JWT_CLAIMS_INIT {SLINKY_WORKLOAD_JWT_CLAIMS_VERSION, NULL, 0, 0, NULL, NULL}
 
 /** Initialise `c` to the defaults. EINVALID for an unknown version. */
@@ -402,6 +407,7 @@ SLINKY_API slinky_status slinky_workload_token_refresh_time(int64_t *out,
                                                             const slinky_model_token *t,
                                                             const slinky_workload_input *in);
 
+/** Current version of slinky_workload_loginset_options. */
 #define SLINKY_WORKLOAD_LOGINSET_OPTIONS_VERSION 1
 
 /** Options of the LoginSet builders (NULL: the defaults). */
@@ -414,6 +420,7 @@ typedef struct slinky_workload_loginset_options {
     const char *keys_command_user; /**< seamless: its user (NULL: the ledger's default) */
 } slinky_workload_loginset_options;
 
+/** Static initialiser: version set, every option at its default. */
 #define SLINKY_WORKLOAD_LOGINSET_OPTIONS_INIT {SLINKY_WORKLOAD_LOGINSET_OPTIONS_VERSION, 0, false, NULL, NULL}
 
 /** Initialise `opts` to the defaults. EINVALID for an unknown version. */
