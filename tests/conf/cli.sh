@@ -45,6 +45,14 @@ U=$SLINKY_SHARED_DIR/upstream/slinky/examples
 if "$S" conf render -V 22.05 --local "$D/x" "$U/controller.yaml" "$U/nodeset.yaml" >"$D/r.conf" 2>"$D/err" \
    && grep -q '^AuthType=auth/munge$' "$D/r.conf" && grep -q '^### NODESET & PARTITION ###$' "$D/r.conf" \
    && "$S" conf check -V 22.05 "$D/r.conf" >/dev/null 2>&1; then ok "render + check"; else bad "render: $(cat "$D/err")"; fi
+# invalid resources (here a NodeSet with a negative replica count) are refused with the
+# model's problems and nothing is rendered
+sed 's/^\(  *\)replicas: .*/\1replicas: -2/' "$U/nodeset.yaml" >"$D/bad-nodeset.yaml"
+if grep -q 'replicas: -2' "$D/bad-nodeset.yaml"; then
+  "$S" conf render "$U/controller.yaml" "$D/bad-nodeset.yaml" >"$D/r2.conf" 2>"$D/err2"; rc=$?
+  if [ "$rc" -ne 0 ] && [ ! -s "$D/r2.conf" ] && grep -q 'replicas' "$D/err2"; then ok "render refuses an invalid NodeSet (exit $rc)"
+  else bad "render of an invalid NodeSet: rc=$rc, stderr: $(cat "$D/err2")"; fi
+else bad "the upstream nodeset example has no replicas line to break"; fi
 # the report: sorted by line, "did you mean", no Slurm function names
 printf 'ClusterName=x\nSlurmctldHost=h\nNodeName=n1\nPartitionName=p Nodes=n1\nPartitionName=p Nodes=n1\nMaxJobCont=5\n' >"$D/typo.conf"
 "$S" conf check -V 22.05 "$D/typo.conf" >"$D/out" 2>&1; rc=$?

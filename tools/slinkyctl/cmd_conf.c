@@ -381,6 +381,26 @@ static int cmd_render(int argc, char **argv)
         fprintf(stderr, "slinkyctl conf render: no Controller among the resources\n");
         rc = 1;
     }
+    /* an invalid resource is not rendered: the API server and the webhook would refuse it */
+    for (size_t i = 0; rc == 0 && i < r.n; i++) {
+        slinky_model_kind k = slinky_model_object_get_kind(r.objs[i]);
+        if (k != SLINKY_MODEL_KIND_CONTROLLER && k != SLINKY_MODEL_KIND_NODESET &&
+            k != SLINKY_MODEL_KIND_ACCOUNTING)
+            continue;
+        slinky_model_problems *pr = NULL;
+        char *report = NULL;
+        if (slinky_model_validate(&pr, r.objs[i]) < 0) {
+            rc = fail("validate");
+        } else if (slinky_model_problems_error_count(pr) > 0) {
+            if (slinky_model_problems_dump(&report, pr) == 0)
+                fprintf(stderr, "slinkyctl conf render: %s %s is invalid:\n%s",
+                        slinky_model_kind_name(k), slinky_model_object_get_name(r.objs[i]),
+                        report);
+            rc = 1;
+        }
+        slinky_free(report);
+        slinky_model_problems_free(pr);
+    }
     if (rc == 0 && slinky_conf_models_new(&m, dbd ? NULL : ctl,
                                           (const slinky_model_object *const *)r.objs, r.n))
         rc = fail("render");
