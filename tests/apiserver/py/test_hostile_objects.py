@@ -35,6 +35,13 @@ def test_nul_in_identity_is_422(server, meta, field):
     st, doc = server.call("POST", CM, {"metadata": meta})
     if field == "metadata.namespace" and st == 400:
         return  # kube-apiserver: the body's namespace does not match the URL's
+    if "\u0000" in "".join(meta.get("labels", {})) + "".join(meta.get("annotations", {})):
+        # a NUL in an object KEY: libslinky's JSON reader refuses it while decoding (keys are
+        # names, never NUL-bearing), so this is a 400 naming the NUL, where kube-apiserver
+        # (Go strings) decodes it and answers 422 for the label/annotation key
+        assert st == 400 and "NUL" in doc["message"], doc
+        assert server.call("GET", CM + "/a")[0] == 404
+        return
     assert st == 422, doc
     assert field in fields(doc), doc
     assert server.call("GET", CM + "/a")[0] == 404
