@@ -36,8 +36,12 @@ int main(int argc, char **argv)
     /* every document as a typed resource: the Controller, its NodeSets, Accounting */
     const slinky_model_object *ctl = NULL;
     for (size_t i = 0; i < slinky_doc_value_size(slinky_doc_root(docs)) && nobj < 16; i++) {
-        if (slinky_model_object_new_from_value(&objs[nobj],
-                                               slinky_doc_value_at(slinky_doc_root(docs), i)) < 0)
+        const slinky_doc_value *o = slinky_doc_value_at(slinky_doc_root(docs), i);
+        /* other kinds in the stream (a Namespace...) are not the model's */
+        if (slinky_model_kind_lookup(slinky_doc_value_path_string(o, "kind", "")) ==
+            SLINKY_MODEL_KIND_UNKNOWN)
+            continue;
+        if (slinky_model_object_new_from_value(&objs[nobj], o) < 0)
             goto out;
         if (slinky_model_object_get_kind(objs[nobj]) == SLINKY_MODEL_KIND_CONTROLLER)
             ctl = objs[nobj];

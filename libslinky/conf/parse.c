@@ -484,6 +484,16 @@ static int load_include(slinky_conf *c, slinky_conf__line *l, const slinky_conf_
 static int parse_text(slinky_conf *c, const char *data, size_t len,
                       const slinky_conf_parse_options *o, const char **cluster)
 {
+    /* a slurm.conf is text: Slurm would end the line at a NUL, and the pair storage keeps
+     * C strings; refused up front with its position (found by fuzz_conf) */
+    const char *nul = memchr(data, '\0', len);
+    if (nul) {
+        int line = 1, col = 1;
+        for (const char *q = data; q < nul; q++, col++)
+            if (*q == '\n')
+                line++, col = 0;
+        return perr(c, line, col, "a NUL byte (slurm.conf must be text)");
+    }
     slinky__buf lg = SLINKY__BUF_INIT, pb = SLINKY__BUF_INIT;
     size_t pos = 0;
     int lineno = 0, rc = 0;

@@ -407,6 +407,14 @@ static void test_parse_errors(void **state)
     expect_parse_error("a=1\nFooBar\n", 2, 1, "Parsing error at unrecognized key: FooBar");
     expect_parse_error("Reason=\"unterminated\n", 1, 8, "Parse error in file x.conf line 1");
     expect_parse_error("NodeName=n1 CPUs\n", 1, 13, "Parse error in file x.conf line 1: \"CPUs\"");
+    /* a NUL byte (fuzz_conf: a value holding one broke the pair storage's bookkeeping) */
+    static const char nul[] = "ClusterName=x\nNodeName=gpu Type=a\0b Gres=x\n";
+    slinky_conf *c = NULL;
+    assert_int_equal(slinky_conf_parse(&c, nul, sizeof(nul) - 1, "x.conf", NULL), SLINKY_EPARSE);
+    assert_null(c);
+    assert_int_equal(slinky_error_last()->line, 2);
+    assert_int_equal(slinky_error_last()->column, 20);
+    assert_non_null(strstr(slinky_error_last()->message, "NUL"));
 }
 
 static void test_include_missing(void **state)

@@ -30,7 +30,7 @@ if(TARGET slinkyctl-completion)
 endif()
 # the installed tree: RUNPATH, no build paths, config paths from the prefix, SPANK dir
 add_test(NAME tools/install COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/install.sh ${CMAKE_BINARY_DIR})
-set_tests_properties(tools/install PROPERTIES LABELS integration TIMEOUT 300 ENVIRONMENT "${SLINKY_TEST_ENV}")
+set_tests_properties(tools/install PROPERTIES LABELS "integration;nosan" TIMEOUT 300 ENVIRONMENT "${SLINKY_TEST_ENV}")
 # Debian packages: cpack, lintian, apt into a fresh Debian 12 root (root; the Debian mirror apt uses)
 add_test(NAME tools/debian COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/debian.sh ${CMAKE_BINARY_DIR})
 set_tests_properties(tools/debian PROPERTIES LABELS "integration;nosan" TIMEOUT 2400 SKIP_RETURN_CODE 77
