@@ -255,22 +255,7 @@ static int as_re_match(const char *pattern, const char *s)
 
 static const char *actual_type(const slinky_doc_value *v)
 {
-    switch (slinky_doc_value_type(v)) {
-    case SLINKY_DOC_NULL:
-        return "null";
-    case SLINKY_DOC_BOOL:
-        return "boolean";
-    case SLINKY_DOC_INT:
-        return "integer";
-    case SLINKY_DOC_DOUBLE:
-        return "number";
-    case SLINKY_DOC_STRING:
-        return "string";
-    case SLINKY_DOC_ARRAY:
-        return "array";
-    default:
-        return "object";
-    }
+    return slinky_doc_type_name(slinky_doc_value_type(v));
 }
 
 static bool type_ok(const char *type, const slinky_doc_value *v)
